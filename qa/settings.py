@@ -1,0 +1,91 @@
+"""One settings object: defaults, overridden by ``QA_*`` environment variables, then CLI flags."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError
+
+#: The project root (the directory holding seeds/, qa/, index/, app.py).
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+#: Name of the offline default encoder, which the project trains itself from the corpus.
+DEFAULT_MODEL = "static-corpus"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Every tunable of Yili QA. One name per concept; ``k`` is always the result count."""
+
+    seeds_dir: Path = PROJECT_ROOT / "seeds"
+    index_dir: Path = PROJECT_ROOT / "index"
+    #: ``static-corpus`` (offline default, trained from the corpus at build time), or any
+    #: sentence-transformers model name or local path.
+    model: str = DEFAULT_MODEL
+    k: int = 5
+    #: Queries longer than this (characters) are cut, with a warning.
+    max_query_chars: int = 2000
+    #: Show tqdm progress bars on long work.
+    progress: bool = False
+    #: Web app bind address.
+    host: str = "127.0.0.1"
+    port: int = 7860
+    #: Encoder batch size.
+    batch_size: int = 64
+    #: Device for sentence-transformers models ("cpu", "cuda", ...); None lets the library choose.
+    device: str | None = None
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None, **overrides: Any) -> "Settings":
+        """Defaults, then ``QA_<FIELD>`` variables (e.g. ``QA_INDEX_DIR``), then ``overrides``.
+
+        ``None`` values in ``overrides`` mean "not given" (so CLI flags can pass through).
+        """
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            raw = env.get(f"QA_{f.name.upper()}")
+            if raw is not None and raw != "":
+                values[f.name] = _coerce(f.name, f.type, raw)
+        for name, value in overrides.items():
+            if name not in {f.name for f in fields(cls)}:
+                raise ConfigError(f"unknown setting {name!r}")
+            if value is not None:
+                values[name] = _coerce(name, _field_type(cls, name), value)
+        return cls(**values)
+
+    def replace(self, **changes: Any) -> "Settings":
+        """A copy with some fields changed."""
+        return dataclasses.replace(self, **changes)
+
+
+def _field_type(cls: type, name: str) -> str:
+    return next(str(f.type) for f in fields(cls) if f.name == name)
+
+
+def _coerce(name: str, type_name: Any, value: Any) -> Any:
+    t = str(type_name)
+    try:
+        if t == "Path":
+            return Path(value).expanduser()
+        if t == "int":
+            v = int(value)
+            if v <= 0 and name != "port":
+                raise ValueError("must be positive")
+            return v
+        if t == "bool":
+            if isinstance(value, bool):
+                return value
+            s = str(value).strip().lower()
+            if s in {"1", "true", "yes", "on"}:
+                return True
+            if s in {"0", "false", "no", "off"}:
+                return False
+            raise ValueError("expected true/false")
+        return value if value is None else str(value)
+    except ValueError as exc:
+        raise ConfigError(f"invalid value for {name} (QA_{name.upper()}): {value!r}: {exc}") from None

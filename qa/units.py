@@ -1,0 +1,122 @@
+"""Lemma units: the typed, frozen records every later stage consumes.
+
+A lemma unit is one 經 passage with its 鄭注 and 賈疏 (儀禮注疏), or one 析疑
+lemma with 方苞's note (仪礼析疑). Text fields always hold the seed file's own
+characters, never normalized text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+Section = Literal["經", "記"]
+Boundary = Literal["marked", "inferred"]
+ShuOn = Literal["經", "注"]
+
+#: Layer names as they appear in citations and JSON; identifiers use pinyin.
+LAYERS: tuple[str, ...] = ("jing", "zhu", "shu", "xiyi")
+LAYER_LABELS: dict[str, str] = {"jing": "經", "zhu": "注", "shu": "疏", "xiyi": "析疑", "notes": "按"}
+
+
+@dataclass(frozen=True, slots=True)
+class ShuPart:
+    """One part of 賈公彥's 疏: on the 經 or on the 注, with its header's quoted span."""
+
+    on: ShuOn
+    quote: str | None  # the 「X」至「Y」 span as written in the header, or None without a header
+    text: str  # the 疏 text after the header (starting at 釋曰 where present)
+    header: str = ""  # the header exactly as in the file (e.g. 疏「鄉飲」至「賓介」。○), "" if none
+
+
+@dataclass(frozen=True, slots=True)
+class LemmaUnit:
+    """One citable lemma unit. JSON output uses exactly these keys."""
+
+    id: str  # stable and hierarchical: work.rite.sequence, e.g. zhushu.xiangyin.041
+    work: str  # 儀禮注疏 / 仪礼析疑
+    rite: str  # 鄉飲酒禮 / 燕禮
+    source: str  # seed file name
+    lines: tuple[int, int]  # first and last line number (1-based) in the seed file
+    section: Section  # 經 or 記
+    jing: str  # 經 text (for 析疑, the quoted lemma)
+    zhu: str = ""  # 鄭注
+    shu: tuple[ShuPart, ...] = ()
+    xiyi: str = ""  # 方苞's note (仪礼析疑 only)
+    notes: tuple[str, ...] = ()  # 【…】 inline notes, without the brackets
+    related: tuple[str, ...] = ()  # ids of the same 經 in another edition
+    boundary: Boundary = "marked"  # how the 經/注 (or lemma/note) split was found
+
+    @property
+    def shu_text(self) -> str:
+        """All 疏 parts joined, for display and matching."""
+        return "".join(p.text for p in self.shu)
+
+    @property
+    def layer_texts(self) -> dict[str, str]:
+        """Each non-empty layer's text, keyed jing/zhu/shu/xiyi."""
+        texts = {"jing": self.jing, "zhu": self.zhu, "shu": self.shu_text, "xiyi": self.xiyi}
+        return {k: v for k, v in texts.items() if v}
+
+    @property
+    def full_text(self) -> str:
+        """經 + 注 + 疏 + 析疑 (+ notes), in that order."""
+        return "".join((self.jing, self.zhu, self.shu_text, self.xiyi, *self.notes))
+
+    def citation(self) -> str:
+        """A one-line citation a scholar can paste: work · rite · id · file:lines."""
+        first, last = self.lines
+        span = f"{first}" if first == last else f"{first}–{last}"
+        return f"{self.work}·{self.rite}·{self.id}（{self.source}:{span}）"
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict with the public keys."""
+        d = asdict(self)
+        d["lines"] = list(self.lines)
+        d["shu"] = [asdict(p) for p in self.shu]
+        d["notes"] = list(self.notes)
+        d["related"] = list(self.related)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "LemmaUnit":
+        """Inverse of :meth:`to_dict`."""
+        return cls(
+            id=d["id"],
+            work=d["work"],
+            rite=d["rite"],
+            source=d["source"],
+            lines=(int(d["lines"][0]), int(d["lines"][1])),
+            section=d["section"],
+            jing=d["jing"],
+            zhu=d.get("zhu", ""),
+            shu=tuple(ShuPart(**p) for p in d.get("shu", ())),
+            xiyi=d.get("xiyi", ""),
+            notes=tuple(d.get("notes", ())),
+            related=tuple(d.get("related", ())),
+            boundary=d.get("boundary", "marked"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ParseWarning:
+    """Something the parser could not place cleanly; the text is still kept."""
+
+    source: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.source}:{self.line}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedFile:
+    """What one parser returns for one seed file."""
+
+    source: str
+    units: tuple[LemmaUnit, ...]
+    warnings: tuple[ParseWarning, ...] = ()
+    #: Characters the parser consumed as markup (headers, 【】, （）, 釋曰 stays in text),
+    #: reported per line so the no-loss test can reconstruct every line.
+    consumed: tuple[tuple[int, str], ...] = field(default=())
