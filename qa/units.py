@@ -111,6 +111,27 @@ class ParseWarning:
 
 
 @dataclass(frozen=True, slots=True)
+class SourceSpan:
+    """Characters ``[start, end)`` of one seed line, and the unit field that holds them.
+
+    ``field`` names a text field of unit ``unit``: ``jing``, ``zhu``, ``xiyi``,
+    ``shu.<i>.header``, ``shu.<i>.text`` or ``notes.<i>`` (``<i>`` the 0-based part/note
+    index). ``unit == field == ""`` marks markup the parser consumed (【】 brackets, （）
+    around 注, title lines ...). Offsets are 0-based within the line, newline excluded.
+    """
+
+    line: int  # 1-based line number
+    start: int
+    end: int
+    unit: str = ""
+    field: str = ""
+
+    @property
+    def is_markup(self) -> bool:
+        return not self.field
+
+
+@dataclass(frozen=True, slots=True)
 class ParsedFile:
     """What one parser returns for one seed file."""
 
@@ -120,3 +141,78 @@ class ParsedFile:
     #: Characters the parser consumed as markup (headers, 【】, （）, 釋曰 stays in text),
     #: reported per line so the no-loss test can reconstruct every line.
     consumed: tuple[tuple[int, str], ...] = field(default=())
+    #: Where every character of the file went: the spans of each line tile it exactly
+    #: (see :func:`lossless_problems`), which is the no-loss proof.
+    spans: tuple[SourceSpan, ...] = field(default=())
+
+
+def field_text(unit: LemmaUnit, name: str) -> str:
+    """The text of field ``name`` (``jing``, ``shu.0.text``, ``notes.1`` ...) of ``unit``."""
+    head, _, rest = name.partition(".")
+    if head in ("jing", "zhu", "xiyi") and not rest:
+        return getattr(unit, head)
+    if head == "shu":
+        index, _, attr = rest.partition(".")
+        if attr in ("header", "text"):
+            return getattr(unit.shu[int(index)], attr)
+    if head == "notes" and rest:
+        return unit.notes[int(rest)]
+    raise ValueError(f"unknown unit field {name!r}")
+
+
+def unit_fields(unit: LemmaUnit) -> tuple[str, ...]:
+    """Names of all source-text fields of ``unit`` (the targets of :class:`SourceSpan`)."""
+    names = ["jing", "zhu"]
+    for i in range(len(unit.shu)):
+        names += [f"shu.{i}.header", f"shu.{i}.text"]
+    names.append("xiyi")
+    names += [f"notes.{i}" for i in range(len(unit.notes))]
+    return tuple(names)
+
+
+def lossless_problems(parsed: ParsedFile, text: str) -> tuple[str, ...]:
+    """Why ``parsed`` does not account for every character of ``text`` exactly once, in order.
+
+    Empty when: the spans of each line tile it with no gap and no overlap; the spans of each
+    field, in file order, concatenate to exactly that field's text; and no non-empty field
+    lacks spans (so no text was invented or duplicated). Line ends are not characters here.
+    """
+    problems: list[str] = []
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+    by_line: dict[int, list[SourceSpan]] = {}
+    for s in parsed.spans:
+        by_line.setdefault(s.line, []).append(s)
+    for no, line in enumerate(lines, 1):
+        pos = 0
+        for s in sorted(by_line.pop(no, ()), key=lambda s: (s.start, s.end)):
+            if s.start != pos:
+                kind = "gap" if s.start > pos else "overlap"
+                problems.append(f"{parsed.source}:{no}: {kind} at column {min(pos, s.start)}")
+            pos = max(pos, s.end)
+        if pos != len(line):
+            problems.append(f"{parsed.source}:{no}: characters {pos}–{len(line)} not in any span")
+    for no in sorted(by_line):
+        problems.append(f"{parsed.source}:{no}: span on a line the file does not have")
+    units = {u.id: u for u in parsed.units}
+    pieces: dict[tuple[str, str], list[SourceSpan]] = {}
+    for s in parsed.spans:
+        if s.is_markup:
+            continue
+        if s.unit not in units:
+            problems.append(f"{parsed.source}:{s.line}: span names unknown unit {s.unit!r}")
+            continue
+        pieces.setdefault((s.unit, s.field), []).append(s)
+    for u in parsed.units:
+        for name in unit_fields(u):
+            spans = pieces.pop((u.id, name), [])
+            if any((a.line, a.start) > (b.line, b.start) for a, b in zip(spans, spans[1:])):
+                problems.append(f"{parsed.source}: {u.id}.{name}: spans out of file order")
+            got = "".join(lines[s.line - 1][s.start : s.end] for s in spans if 0 < s.line <= len(lines))
+            if got != field_text(u, name):
+                problems.append(f"{parsed.source}: {u.id}.{name}: field text differs from its source spans")
+    for unit_id, name in pieces:
+        problems.append(f"{parsed.source}: {unit_id}.{name}: spans name a field the unit lacks")
+    return tuple(problems)

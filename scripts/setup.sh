@@ -10,11 +10,15 @@ case "$what" in app|test|bench) ;; *) echo "usage: $0 [app|test|bench]" >&2; exi
 
 python="${PYTHON:-python3}"
 [ -x .venv/bin/python ] || "$python" -m venv .venv
-pip=(.venv/bin/python -m pip install -q --disable-pip-version-check)
+pip_install() {
+  # Some machines' pip.conf names local index folders that may not exist; hide only that noise.
+  .venv/bin/python -m pip install -q --disable-pip-version-check "$@" \
+    2> >(grep -v "is ignored: it is neither a file nor a directory" >&2)
+}
 
 # torch first and pinned: 2.13.0 is the CPU build (an unpinned torch pulls a multi-GB CUDA build).
-.venv/bin/python -c "import torch" 2>/dev/null || "${pip[@]}" "torch==2.13.0"
-"${pip[@]}" -e ".[$what]"
+.venv/bin/python -c "import torch" 2>/dev/null || pip_install "torch==2.13.0"
+pip_install -e ".[$what]"
 
 if [ "$what" != app ]; then
   # The browser test drives Debian's chromium (never a downloaded browser); CJK fonts so text renders.
