@@ -53,7 +53,7 @@ def test_gaozhi_unit():
     assert "賓言旨，甘主人之位" in u.shu_text
     assert u.lines == (109, 111)
     assert u.boundary == "marked"
-    assert [(p.on, p.quote) for p in u.shu] == [("經", "降席」至「答拜"), ("注", "降席」至「美也")]
+    assert [(p.on, p.quote) for p in u.shu] == [("經", "「降席」至「答拜」"), ("注", "「降席」至「美也」")]
     assert u.shu[0].header == "疏「降席」至「答拜」。○" and u.shu[0].text == ""
     assert u.shu[1].text.startswith("釋曰︰")
 
@@ -72,10 +72,10 @@ def test_jing_without_zhu_followed_by_its_shu():
     u = unit_with_jing(parsed, "樂正命奏陔，賓出，至於階，陔作。")
     assert u.zhu == ""
     assert u.lines == (496, 497)
-    assert u.shu[0].quote == "樂正」至「陔作" and u.shu[0].text.startswith("釋曰︰陔謂陔夏")
+    assert u.shu[0].quote == "「樂正」至「陔作」" and u.shu[0].text.startswith("釋曰︰陔謂陔夏")
     assert u.boundary == "marked"
     other = unit_with_jing(parsed, "主人復阼階，揖降。介降立于賓南。")
-    assert other.zhu == "" and other.shu[0].quote == "主人」至「賓南"
+    assert other.zhu == "" and other.shu[0].quote == "「主人」至「賓南」"
 
 
 def test_shu_without_quote_headers():
@@ -96,7 +96,7 @@ def test_inner_zhu_header_splits_a_shu_line():
     _, _, parsed = real()
     first = parsed.units[0]
     assert first.jing == "鄉飲酒之禮。主人就先生而謀賓、介。"
-    assert [(p.on, p.quote) for p in first.shu] == [("經", "鄉飲」至「賓介"), ("注", "主人」至「齒也")]
+    assert [(p.on, p.quote) for p in first.shu] == [("經", "「鄉飲」至「賓介」"), ("注", "「主人」至「齒也」")]
     assert first.shu[0].text.startswith("釋曰︰自此至「介亦如之」")
     assert first.shu[1].header == "○注「主人」至「齒也」。○"
 
@@ -209,7 +209,7 @@ def test_mini_shu_over_several_jing_lines_merges_them():
 def test_mini_warns_on_mismatched_header_and_keeps_text():
     _, parsed = mini()
     assert [(w.source, w.line) for w in parsed.warnings] == [("003_mini.txt", 23)]
-    assert parsed.units[6].shu[0].quote == "若有」至「北面"
+    assert parsed.units[6].shu[0].quote == "「若有」至「北面」"
 
 
 @pytest.mark.parametrize("text", ["", "\n", "  \n\n\t\n", "\r\n"])

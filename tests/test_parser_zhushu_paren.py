@@ -59,14 +59,14 @@ def test_units_without_shu():
     assert "唯受于公者拜。" in bare and "士旅酌。卒。" in bare
     assert any(j.startswith("受者如初受酬之禮") for j in bare)
     u = unit_with_jing(parsed, "有執爵者。")
-    assert u.zhu == "士有盥升主酌授之者。" and u.shu[0].quote == "有執爵者"
+    assert u.zhu == "士有盥升主酌授之者。" and u.shu[0].quote == "“有執爵者”"
 
 
 def test_shu_parts_on_jing_and_zhu():
     _, _, parsed = real()
     u = parsed.units[0]
     assert u.jing == "賓反入，及卿大夫皆說屨，升就席。公以賓及卿大夫皆坐，乃安。"
-    assert [(p.on, p.quote, p.header, p.text) for p in u.shu][0] == ("經", "賓反”至“乃安", "[疏]“賓反”至“乃安”。", "")
+    assert [(p.on, p.quote, p.header, p.text) for p in u.shu][0] == ("經", "“賓反”至“乃安”", "[疏]“賓反”至“乃安”。", "")
     assert u.shu[1].on == "注" and u.shu[1].header == "注“凡燕”至“之心”。"
     assert u.shu[1].text.startswith("釋曰：凡在堂立行禮")
     assert u.lines == (1, 7)
@@ -97,7 +97,7 @@ def test_quotes_fit_except_warned_and_no_brackets_left():
         assert u.boundary == "marked"
         for p in u.shu:
             line = next(no for no in range(u.lines[0], u.lines[1] + 1) if p.header and lines[no - 1].startswith(p.header))
-            fits = quote_fits(u.jing if p.on == "經" else u.zhu, *split_quote(p.quote, "”至“"))
+            fits = quote_fits(u.jing if p.on == "經" else u.zhu, *split_quote(p.quote[1:-1], "”至“"))
             assert all(fits) or line in warned, (u.id, p.quote)
 
 
@@ -133,7 +133,7 @@ def test_mini_units():
     ]
     assert parsed.units[0].shu[1].text == "釋曰：凡在堂立行禮。釋曰：又一段。"
     merged = parsed.units[1]
-    x, y = split_quote(merged.shu[0].quote, "”至“")
+    x, y = split_quote(merged.shu[0].quote[1:-1], "”至“")
     assert normalize(merged.jing).startswith(normalize(x)) and normalize(merged.jing).endswith(normalize(y))
     assert parsed.units[4].shu[0].text == "釋曰：燕乃祭薦。"
 

@@ -75,7 +75,7 @@ class ShuDraft:
     """One 疏 part being built: its header pieces and text pieces."""
 
     on: str  # 經 or 注
-    quote: str | None  # as written between the outer brackets, e.g. 鄉飲」至「賓介
+    quote: str | None  # as written, outer brackets included, e.g. 「鄉飲」至「賓介」
     x: str | None
     y: str | None  # None for a one-ended quote
     header: list[Piece] = field(default_factory=list)

@@ -56,7 +56,7 @@ _NB_CLIP = 3.0  # so it decides only where structure and pins leave a choice
 def _part(lines: list[str], no: int, start: int, end: int, zhu: bool, quote: str | None) -> ShuDraft:
     inner = quote[1:-1] if quote else None
     x, y = split_quote(inner, "」至「")
-    return ShuDraft(on=ZHU if zhu else JING, quote=inner, x=x, y=y, header=[piece(lines, no, start, end)])
+    return ShuDraft(on=ZHU if zhu else JING, quote=quote or None, x=x, y=y, header=[piece(lines, no, start, end)])
 
 
 def parse_shu_line(lines: list[str], no: int) -> list[ShuDraft]:

@@ -73,7 +73,7 @@ def _header(lines: list[str], no: int, m: re.Match[str], on: str) -> ShuDraft:
     line = lines[no - 1]
     quote = _quote_of(line, m)
     x, y = split_quote(quote, "”至“")
-    part = ShuDraft(on=on, quote=quote, x=x, y=y, header=[piece(lines, no, 0, m.end())])
+    part = ShuDraft(on=on, quote=f"“{quote}”" if quote else None, x=x, y=y, header=[piece(lines, no, 0, m.end())])
     if m.end() < len(line):  # 釋曰 on the header's own line
         part.text.append(piece(lines, no, m.end(), len(line)))
     return part
