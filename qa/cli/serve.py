@@ -1,16 +1,20 @@
-"""qa serve: not yet implemented."""
+"""qa serve: start the Gradio chat (as `python app.py`), on 127.0.0.1:7860 by default."""
 
 from __future__ import annotations
 
 import argparse
 
-from ..errors import QAError
 from ..settings import Settings
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    pass
+    parser.add_argument("--host", help="bind address (QA_HOST, default 127.0.0.1)")
+    parser.add_argument("--port", type=int, help="port (QA_PORT, default 7860)")
+    parser.add_argument("-k", type=int, dest="k", help="units per answer (QA_K, default 5)")
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    raise QAError("qa serve is not implemented yet")
+    from ..webapp import serve
+
+    serve(settings)
+    return 0

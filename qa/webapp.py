@@ -1,0 +1,240 @@
+"""The Gradio chat: answers with citations, layered unit cards, a 繁/简 toggle, follow-ups, and
+a named API endpoint ``ask`` returning the same JSON rows as ``qa batch``.
+
+The retriever is loaded once, before the app is built; handlers only search. Every text a
+user typed goes through :func:`qa.render.user_html` (escaped) before it reaches the page,
+and library errors become a message in the chat, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import re
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .answer import Answer, QueryTerms, SourceLines, compose_answer, error_row, query_terms
+from .errors import QAError
+from .normalize import normalize
+from .render import CSS, SCRIPTS, Script, answer_html, user_html
+from .settings import Settings
+
+if TYPE_CHECKING:  # pragma: no cover
+    import gradio as gr
+
+    from .retriever import Retriever
+
+log = logging.getLogger(__name__)
+
+#: Example questions offered under the chat (the kinds people ask, in each language).
+EXAMPLES: tuple[str, ...] = (
+    "賓為什麼說旨？",
+    "宾为何告旨",
+    "Why does the guest praise the wine?",
+    "主人為什麼拜崇酒？",
+    "燕禮誰為主人？",
+)
+#: How many earlier user turns a follow-up question may lean on.
+HISTORY_TURNS = 3
+#: A 經 clause a turn is grounded in has this many characters (a term, not a sentence) ...
+GROUND_MIN, GROUND_MAX = 2, 4
+#: ... and at most this many clauses are carried.
+GROUND_CLAUSES = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One exchange: what the user typed, and the answer or the error message."""
+
+    question: str
+    answer: Answer | None
+    terms: QueryTerms | None = None  # the question's terms, for highlighting
+    error: str | None = None
+    #: the short 經 clauses the answer's first unit matched (「告旨」 for 「賓為什麼說旨？」):
+    #: the corpus's own words for what this turn was about, which a follow-up carries on
+    grounded: tuple[str, ...] = ()
+
+    @property
+    def as_history(self) -> str:
+        """This turn as a follow-up's history: the question, then the words it was grounded in."""
+        return " ".join((self.question, *self.grounded))
+
+
+class ChatService:
+    """The app's logic without the UI: ask, follow up, render. One per loaded retriever."""
+
+    def __init__(self, retriever: "Retriever"):
+        self.retriever = retriever
+        self.settings: Settings = retriever.settings
+        self.units_by_id = {u.id: u for u in retriever.units}
+        try:
+            self.locate: SourceLines | None = SourceLines.from_seeds(self.settings.seeds_dir)
+        except QAError as exc:  # citations fall back to the unit's span
+            log.warning("cannot read seed lines for citations: %s", exc)
+            self.locate = None
+
+    def answer(self, question: str, history: Sequence[str] = (), k: int | None = None) -> tuple[Answer, QueryTerms]:
+        from .query import analyze
+
+        query = analyze(question, max_chars=self.settings.max_query_chars, history=tuple(history)[-HISTORY_TURNS:])
+        hits = self.retriever.search(query, k or self.settings.k)
+        return compose_answer(query, hits, locate=self.locate), query_terms(query)
+
+    def ask_row(self, question: str, k: int | None = None) -> dict[str, Any]:
+        """The API: one batch-style row; a bad question gives a row with ``error`` set."""
+        try:
+            return self.answer(question, k=k)[0].to_dict(id=None)
+        except QAError as exc:
+            return error_row(None, question, str(exc))
+
+    def turn(self, message: str, turns: Sequence[Turn]) -> Turn:
+        history = [t.as_history for t in turns if t.error is None]
+        try:
+            answer, terms = self.answer(message, history)
+        except QAError as exc:
+            return Turn(message, None, None, str(exc))
+        return Turn(message, answer, terms, grounded=grounded_clauses(answer, terms))
+
+    def render(self, turns: Sequence[Turn], script: Script) -> list[dict[str, str]]:
+        """The chat as Gradio messages; user text escaped, answers as HTML cards."""
+        messages: list[dict[str, str]] = []
+        for t in turns:
+            messages.append({"role": "user", "content": user_html(t.question)})
+            if t.answer is None:
+                body = f'<div class="qa-answer qa-notfound">⚠ {_escape(t.error or "")}</div>'
+            else:
+                body = answer_html(t.answer, t.terms, script, units_by_id=self.units_by_id)
+            messages.append({"role": "assistant", "content": body})
+        return messages
+
+
+def grounded_clauses(answer: Answer, terms: QueryTerms) -> tuple[str, ...]:
+    """Short clauses of the 經 of the unit the answer's first sentence comes from, holding a
+    term of the question (normalized).
+
+    A question often names an act in its own words (說旨) while the 經 has the term
+    (告旨); a later 「那介呢？」 should carry the 經's term, not only the user's."""
+    if not answer.found or not answer.evidence:
+        return ()
+    first = next(h.unit for h in answer.hits if h.unit.id == answer.evidence[0].unit_id)
+    out = []
+    for clause in re.split(r"[，。；：、？！,.;:?!\s]+", first.jing):
+        norm = normalize(clause)
+        if GROUND_MIN <= len(norm) <= GROUND_MAX and any(c in norm for c in terms.chars | terms.bigrams):
+            out.append(norm)
+    return tuple(dict.fromkeys(out))[:GROUND_CLAUSES]
+
+
+def _escape(s: str) -> str:
+    import html
+
+    return html.escape(s)
+
+
+def build_app(retriever: "Retriever") -> "gr.Blocks":
+    """The Blocks app around an already loaded retriever."""
+    import gradio as gr
+
+    service = ChatService(retriever)
+
+    def respond(message: str, turns: list[Turn], script_label: str):
+        turns = list(turns or [])
+        if message:  # whitespace-only reaches the query analyzer, whose error is shown in the chat
+            turns.append(service.turn(message, turns))
+        return service.render(turns, SCRIPTS.get(script_label, "original")), turns, ""
+
+    def rerender(turns: list[Turn], script_label: str):
+        return service.render(turns or [], SCRIPTS.get(script_label, "original"))
+
+    def clear():
+        return [], [], ""
+
+    def ask(question: str, k: int = 5) -> dict:
+        """Answer one question; returns the same JSON row as `qa batch`."""
+        return service.ask_row(question, int(k) if k else None)
+
+    with gr.Blocks(title="Yili QA · 儀禮問答") as demo:
+        gr.Markdown(
+            "## 儀禮問答 Yili QA\n"
+            "Ask about 鄉飲酒禮 and 燕禮 in 繁體, 简体, 文言 or English. "
+            "Answers quote 鄭注, 賈疏 and 方苞《仪礼析疑》 with citations; the units follow as cards."
+        )
+        turns = gr.State([])
+        with gr.Row():
+            script = gr.Radio(list(SCRIPTS), value="原文", label="顯示 繁/简", scale=0, min_width=380, elem_id="qa-script")
+            clear_btn = gr.Button("新對話 New chat", scale=0, min_width=140)
+        chatbot = gr.Chatbot(
+            label="對話",
+            height=640,
+            latex_delimiters=[],
+            sanitize_html=True,
+            elem_id="qa-chat",
+            feedback_options=None,
+        )
+        with gr.Row():
+            box = gr.Textbox(
+                placeholder="例如：賓為什麼說旨？  ·  Why does the guest praise the wine?",
+                show_label=False,
+                scale=5,
+                elem_id="qa-input",
+                max_lines=4,
+            )
+            send = gr.Button("問 Ask", variant="primary", scale=1, elem_id="qa-send")
+        gr.Examples(examples=[[e] for e in EXAMPLES], inputs=[box], label="例題 Examples")
+
+        outputs = [chatbot, turns, box]
+        box.submit(respond, [box, turns, script], outputs, api_visibility="private")
+        send.click(respond, [box, turns, script], outputs, api_visibility="private")
+        script.change(rerender, [turns, script], [chatbot], api_visibility="private")
+        clear_btn.click(clear, None, outputs, api_visibility="private")
+        gr.api(ask, api_name="ask")
+    return demo
+
+
+def serve(settings: Settings, *, retriever: "Retriever | None" = None, block: bool = True) -> "gr.Blocks":
+    """Load the retriever once, then start the app on ``settings.host:settings.port``."""
+    started = time.perf_counter()
+    if retriever is None:
+        from .retriever import Retriever
+
+        retriever = Retriever.load(settings=settings)
+    demo = build_app(retriever)
+    log.info("retriever loaded and app built in %.1f s; serving http://%s:%d", time.perf_counter() - started, settings.host, settings.port)
+    demo.queue(default_concurrency_limit=4)
+    demo.launch(
+        server_name=settings.host,
+        server_port=settings.port,
+        prevent_thread_lock=not block,
+        css=CSS,
+        quiet=not block,
+        footer_links=["api"],
+    )
+    return demo
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python app.py``: flags override QA_* variables, which override the defaults."""
+    parser = argparse.ArgumentParser(prog="app.py", description="Start the Yili QA chat (Gradio).")
+    parser.add_argument("--host", help="bind address (QA_HOST, default 127.0.0.1)")
+    parser.add_argument("--port", type=int, help="port (QA_PORT, default 7860)")
+    parser.add_argument("--index-dir", help="index directory (QA_INDEX_DIR)")
+    parser.add_argument("--model", help="encoder (QA_MODEL)")
+    parser.add_argument("-k", type=int, dest="k", help="units per answer (QA_K)")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        settings = Settings.from_env(host=args.host, port=args.port, index_dir=args.index_dir, model=args.model, k=args.k)
+        serve(settings)
+    except QAError as exc:
+        print(f"app.py: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+__all__ = ["EXAMPLES", "ChatService", "Turn", "build_app", "main", "serve"]

@@ -1,0 +1,171 @@
+"""qa.answer: sentence selection, citations, "nothing answers this", batch-row shape."""
+
+from __future__ import annotations
+
+import pytest
+
+from qa.answer import Answer, SourceLines, compose_answer, error_row, query_terms, split_sentences
+from qa.query import analyze
+from qa.retriever import Hit, PassageMatch
+from qa.units import LemmaUnit, ShuPart
+
+SRC = "003_c949fed6c9cacba9.txt"
+
+# Hand-made units with the seed's own text (鄉飲酒禮, lines 106–128 of 003).
+CUI = LemmaUnit(
+    id="zhushu.xiangyin.t01",
+    work="儀禮注疏",
+    rite="鄉飲酒禮",
+    source=SRC,
+    lines=(106, 108),
+    section="經",
+    jing="興，席末坐啐酒。",
+    zhu="啐亦嘗也。",
+    shu=(ShuPart("經", "「興席末坐啐酒」", "釋曰︰言「席末」，謂於席之尾，故云末。云「啐亦嘗」者，亦前肺云嚌，是至齒為嘗。", header="疏「興席末坐啐酒」。○注「啐亦嘗也」。○"),),
+)
+GAOZHI = LemmaUnit(
+    id="zhushu.xiangyin.t02",
+    work="儀禮注疏",
+    rite="鄉飲酒禮",
+    source=SRC,
+    lines=(109, 111),
+    section="經",
+    jing="降席，坐奠爵，拜，告旨，執爵，興。主人阼階上答拜。",
+    zhu="降席，席西也。旨，美也。",
+    shu=(
+        ShuPart(
+            "經",
+            "「降席」至「答拜」",
+            "釋曰︰賓拜告旨，主人拜崇酒，其節同，義即異矣。賓言旨，甘主人之位，啐則拜之。主人云崇者，崇，充也，謝賓以酒惡相充實，飲訖，乃崇酒。先後亦同也。",
+            header="疏「降席」至「答拜」。○注「降席」至「美也」。○",
+        ),
+    ),
+)
+BU_GAOZHI = LemmaUnit(
+    id="zhushu.xiangyin.t03",
+    work="儀禮注疏",
+    rite="鄉飲酒禮",
+    source=SRC,
+    lines=(127, 128),
+    section="經",
+    jing="不告旨。",
+    zhu="酒，己物也。",
+)
+LINES = {
+    SRC: tuple([""] * 105)
+    + (
+        "興，席末坐啐酒。",
+        "啐亦嘗也。",
+        "疏「興席末坐啐酒」。○注「啐亦嘗也」。○釋曰︰言「席末」，謂於席之尾，故云末。云「啐亦嘗」者，亦前肺云嚌，是至齒為嘗。",
+        "降席，坐奠爵，拜，告旨，執爵，興。主人阼階上答拜。",
+        "降席，席西也。旨，美也。",
+        "疏「降席」至「答拜」。○注「降席」至「美也」。○釋曰︰賓拜告旨，主人拜崇酒，其節同，義即異矣。賓言旨，甘主人之位，啐則拜之。主人云崇者，崇，充也，謝賓以酒惡相充實，飲訖，乃崇酒。先後亦同也。",
+    )
+    + tuple([""] * 15)
+    + ("不告旨。", "酒，己物也。")
+}
+
+
+def hit(unit: LemmaUnit, score: float, *, low: bool = False, passages: tuple[PassageMatch, ...] = ()) -> Hit:
+    return Hit(unit=unit, score=score, passages=passages, low_confidence=low)
+
+
+def test_why_question_gets_the_gloss_and_the_shu_explanation():
+    q = analyze("賓為什麼說旨？")
+    a = compose_answer(q, [hit(GAOZHI, 0.9), hit(CUI, 0.5), hit(BU_GAOZHI, 0.4)])
+    assert a.found
+    texts = [e.text for e in a.evidence]
+    assert texts[0] == "旨，美也。"
+    assert any("賓言旨，甘主人之位" in t for t in texts)
+    assert "旨，美也。" in a.text and "賓言旨，甘主人之位" in a.text
+    first = a.evidence[0]
+    assert (first.layer, first.unit_id, first.work, first.rite, first.source) == ("zhu", GAOZHI.id, "儀禮注疏", "鄉飲酒禮", SRC)
+    assert first.lines == GAOZHI.lines  # no source lines given: the unit's span
+
+
+def test_a_meaning_question_prefers_the_gloss_of_the_asked_term():
+    a = compose_answer(analyze("啐是什麼意思？"), [hit(CUI, 0.9), hit(GAOZHI, 0.3)])
+    assert a.evidence[0].text == "啐亦嘗也。"
+    a = compose_answer(analyze("旨是什麼意思？"), [hit(GAOZHI, 0.9), hit(CUI, 0.3)])
+    assert a.evidence[0].text == "旨，美也。"
+
+
+def test_evidence_lines_are_the_sentences_own_lines():
+    a = compose_answer(analyze("賓為什麼說旨？"), [hit(GAOZHI, 0.9)], locate=SourceLines(LINES))
+    by_layer = {e.layer: e for e in a.evidence}
+    assert by_layer["zhu"].lines == (110, 110)
+    assert by_layer["shu"].lines == (111, 111)
+    assert "003_c949fed6c9cacba9.txt:110" in a.text
+
+
+def test_locating_a_zhu_sentence_skips_the_jing_and_a_shu_quoting_it():
+    locate = SourceLines(LINES)
+    assert locate(CUI, "zhu", "啐亦嘗也。") == (107, 107)
+    assert locate(CUI, "shu", "云「啐亦嘗」者，亦前肺云嚌，是至齒為嘗。") == (108, 108)
+    assert locate(BU_GAOZHI, "jing", "不告旨。") == (127, 127)
+    assert locate(BU_GAOZHI, "zhu", "not in the file") is None
+
+
+def test_adjacent_sentences_of_one_layer_are_merged():
+    a = compose_answer(analyze("賓為什麼說旨？"), [hit(GAOZHI, 0.9)])
+    shu = [e for e in a.evidence if e.layer == "shu"]
+    assert len(shu) == 1 and shu[0].text.startswith("賓拜告旨") and "賓言旨" in shu[0].text
+
+
+def test_low_confidence_says_so_plainly_and_keeps_the_nearest_units():
+    hits = [hit(CUI, 0.1, low=True), hit(GAOZHI, 0.05, low=True)]
+    a = compose_answer(analyze("asdf qwerty"), hits)
+    assert not a.found and a.evidence == ()
+    assert "No passage in the corpus answers this" in a.text
+    assert [h.unit.id for h in a.hits] == [CUI.id, GAOZHI.id]
+    zh = compose_answer(analyze("今天天氣如何？"), hits)
+    assert "語料中沒有能回答這個問題的段落" in zh.text
+    hans = compose_answer(analyze("今天天气怎么样？"), [])
+    assert "语料中没有" in hans.text and hans.hits == ()
+
+
+def test_matched_passages_guide_a_question_without_shared_characters():
+    # an English question whose words the glossary does not know: only the retriever's
+    # matched passage says which sentence answered
+    match = PassageMatch(layer="zhu", part=0, text="酒，己物也。", score=0.8, via="dense")
+    a = compose_answer(analyze("whose property is it?"), [hit(BU_GAOZHI, 0.7, passages=(match,))])
+    assert a.found and a.evidence[0].text == "酒，己物也。"
+
+
+def test_follow_up_context_counts():
+    q = analyze("那介呢？", history=["賓為什麼說旨？"])
+    terms = query_terms(q)
+    assert "介" in terms.chars and "旨" in terms.context
+
+
+def test_split_sentences_keeps_closing_quotes_and_drops_shi_yue():
+    text = "釋曰︰言「席末」，謂於席之尾，故云末。云「啐亦嘗」者，亦前肺云嚌。○又曰「成禮也。」"
+    parts = [text[s:e] for s, e in split_sentences(text)]
+    assert parts == ["言「席末」，謂於席之尾，故云末。", "云「啐亦嘗」者，亦前肺云嚌。", "又曰「成禮也。」"]
+
+
+def test_to_dict_is_the_batch_row():
+    a = compose_answer(analyze("賓為什麼說旨？"), [hit(GAOZHI, 0.9), hit(BU_GAOZHI, 0.4)])
+    row = a.to_dict(id="q1")
+    assert set(row) == set(error_row("q1", "x", "bad")) >= {"id", "question", "answer", "citations", "error", "hits"}
+    assert row["id"] == "q1" and row["question"] == "賓為什麼說旨？" and row["error"] is None
+    assert row["answer"] == a.text
+    h = row["hits"][0]
+    assert {"id", "source", "lines", "rite", "work", "jing", "zhu", "shu", "xiyi", "score"} <= set(h)
+    assert h["shu"].startswith("釋曰︰賓拜告旨") and h["lines"] == [109, 111]
+    c = row["citations"][0]
+    assert c["unit_id"] == GAOZHI.id and c["layer"] == "zhu" and "zhushu.xiangyin.t02" in c["citation"]
+
+
+def test_answer_is_frozen():
+    a = compose_answer(analyze("賓為什麼說旨？"), [hit(GAOZHI, 0.9)])
+    assert isinstance(a, Answer)
+    with pytest.raises(AttributeError):
+        a.text = "x"  # type: ignore[misc]
+
+
+def test_original_characters_are_kept_in_evidence():
+    # a simplified question still quotes the traditional source as written
+    a = compose_answer(analyze("宾为何告旨"), [hit(GAOZHI, 0.9)])
+    assert all(e.text in (GAOZHI.zhu + GAOZHI.shu_text + GAOZHI.jing) for e in a.evidence)
+    assert "賓" in a.text
