@@ -38,6 +38,13 @@ class Settings:
     batch_size: int = 64
     #: Device for sentence-transformers models ("cpu", "cuda", ...); None lets the library choose.
     device: str | None = None
+    # --- retrieval core (added by the retriever-core helper) ---
+    #: Dense index: exact FAISS IndexFlatIP below this many passages, HNSW (approximate) above.
+    ann_threshold: int = 50_000
+    #: HNSW query beam (efSearch); 128 keeps recall@10 vs exact search ≥ 0.95.
+    hnsw_ef_search: int = 128
+    #: Build the index automatically on first use when it is missing or stale.
+    auto_build: bool = True
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: Any) -> "Settings":

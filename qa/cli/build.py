@@ -1,16 +1,37 @@
-"""qa build: not yet implemented."""
+"""qa build: build (or check) the index directory: passages, dense and lexical indexes, manifest."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import logging
+import time
 
-from ..errors import QAError
 from ..settings import Settings
+
+log = logging.getLogger(__name__)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    pass
+    parser.add_argument("--force", action="store_true", help="rebuild even when the index is current")
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    raise QAError("qa build is not implemented yet")
+    from ..index_store import build_index, expected_manifest, read_manifest, stale_reasons
+
+    manifest = None if args.force else read_manifest(settings.index_dir)
+    if manifest is not None and not stale_reasons(manifest, expected_manifest(settings)):
+        print(f"index is current: {settings.index_dir} ({_summary(manifest)}); use --force to rebuild")
+        return 0
+    started = time.perf_counter()
+    build_index(settings)
+    manifest = read_manifest(settings.index_dir) or {}
+    print(f"built {settings.index_dir} in {time.perf_counter() - started:.1f} s ({_summary(manifest)})")
+    log.debug("manifest: %s", json.dumps(manifest, ensure_ascii=False))
+    return 0
+
+
+def _summary(manifest: dict) -> str:
+    counts = manifest.get("counts", {})
+    return (f"{counts.get('units', '?')} units, {counts.get('passages', '?')} passages, "
+            f"encoder {manifest.get('encoder', '?')} ({manifest.get('encoder_dim', '?')} dims, {manifest.get('dense_kind', '?')})")
