@@ -1,0 +1,188 @@
+"""The query vocabularies, read from ``qa/data``: glossary, question scaffolding, rite and commentator names.
+
+All tables are normalized at load (繁/简 alike) and cached; English keys are stemmed with
+:func:`stem`, so "guests", "bowed" and "offerings" meet "guest", "bow" and "offer".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from .normalize import normalize
+
+_WORD = re.compile(r"[a-z0-9]+")
+#: English words skipped when matching glossary phrases, so "take off his shoes" matches "take off shoes".
+DETERMINERS = frozenset({"the", "a", "an", "his", "her", "their", "its", "one", "ones", "my", "your", "our", "s"})
+
+
+def _read_tsv(name: str) -> list[list[str]]:
+    rows = []
+    text = resources.files("qa").joinpath(f"data/{name}").read_text(encoding="utf-8")
+    for raw in text.splitlines():
+        if not raw.strip() or raw.startswith("#"):
+            continue
+        rows.append(raw.split("\t"))
+    return rows
+
+
+def stem(word: str) -> str:
+    """A light English stemmer, the same for glossary keys and queries (guests → guest, offerings → offer)."""
+    w = word.lower()
+    if len(w) <= 3:
+        return w
+    if w.endswith(("ies", "ied")) and len(w) > 4:
+        return w[:-3] + "y"
+    if w.endswith("sses"):
+        return w[:-2]
+    if w.endswith("es") and (w[-3] in "sxz" or w.endswith(("ches", "shes"))):
+        return w[:-2]
+    if w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]  # then -ing / -ed below: offerings → offering → offer
+    for suffix, min_len in (("ing", 6), ("ed", 5)):
+        if w.endswith(suffix) and len(w) >= min_len:
+            w = w[: -len(suffix)]
+            return w[:-1] if len(w) > 2 and w[-1] == w[-2] and w[-1] not in "lsz" else w
+    return w
+
+
+def _stem_phrase(phrase: str) -> tuple[str, ...]:
+    words = _WORD.findall(normalize(phrase))
+    kept = [w for w in words if w not in DETERMINERS] or words
+    return tuple(stem(w) for w in kept)
+
+
+@dataclass(frozen=True, slots=True)
+class _Glossary:
+    english: dict[tuple[str, ...], tuple[str, ...]]  # stemmed word sequence → corpus terms
+    chinese: dict[str, tuple[str, ...]]  # normalized modern word → corpus terms
+    max_zh: int
+
+
+@lru_cache(maxsize=1)
+def glossary() -> _Glossary:
+    """The bilingual glossary from ``qa/data/glossary.tsv``, normalized."""
+    english: dict[tuple[str, ...], tuple[str, ...]] = {}
+    chinese: dict[str, tuple[str, ...]] = {}
+    for row in _read_tsv("glossary.tsv"):
+        if len(row) < 2:
+            raise ValueError(f"qa/data/glossary.tsv: malformed row {row!r}")
+        terms = tuple(dict.fromkeys(t for t in (normalize(x) for x in row[1].split()) if t))
+        key = row[0].strip()
+        if _WORD.fullmatch(key.replace(" ", "").lower()):
+            target = english.setdefault(_stem_phrase(key), ())
+            english[_stem_phrase(key)] = tuple(dict.fromkeys(target + terms))
+        else:
+            nk = normalize(key)
+            chinese[nk] = tuple(dict.fromkeys(chinese.get(nk, ()) + terms))
+    return _Glossary(english, chinese, max((len(k) for k in chinese), default=1))
+
+
+@dataclass(frozen=True, slots=True)
+class _Scaffolding:
+    zh: frozenset[str]  # normalized modern-Chinese phrases
+    lzh: frozenset[str]  # normalized classical phrases
+    en: frozenset[tuple[str, ...]]  # stemmed English word sequences
+    all_zh: tuple[tuple[str, bool], ...]  # (phrase, remove?) for zh, lzh and keep phrases, longest first
+
+
+@lru_cache(maxsize=1)
+def scaffolding() -> _Scaffolding:
+    """Question scaffolding from ``qa/data/scaffolding.tsv``, normalized."""
+    zh: set[str] = set()
+    lzh: set[str] = set()
+    keep: set[str] = set()
+    en: set[tuple[str, ...]] = set()
+    for row in _read_tsv("scaffolding.tsv"):
+        phrase, kind = row[0].strip(), (row[1].strip() if len(row) > 1 else "zh")
+        if kind == "en":
+            en.add(_stem_phrase(phrase))
+            en.add(tuple(_WORD.findall(phrase.lower())))
+        elif kind == "lzh":
+            lzh.add(normalize(phrase))
+        elif kind == "keep":
+            keep.add(normalize(phrase))
+        else:
+            zh.add(normalize(phrase))
+    ordered = sorted([(p, False) for p in keep] + [(p, True) for p in zh | lzh], key=lambda e: (-len(e[0]), e[1], e[0]))
+    return _Scaffolding(frozenset(zh), frozenset(lzh), frozenset(en), tuple(ordered))
+
+
+@dataclass(frozen=True, slots=True)
+class _Names:
+    """Names that are hints rather than words to match: rites, commentators."""
+
+    chinese: tuple[tuple[str, str], ...]  # (normalized name, value), longest first
+    english: dict[tuple[str, ...], str]  # stemmed words → value
+    canonical: dict[str, str]  # value → the first Chinese name listed for it, normalized
+
+
+def _read_names(file: str) -> _Names:
+    chinese: dict[str, str] = {}
+    english: dict[tuple[str, ...], str] = {}
+    canonical: dict[str, str] = {}
+    for row in _read_tsv(file):
+        name, value = row[0].strip(), row[1].strip()
+        if _WORD.fullmatch(name.replace(" ", "").lower()):
+            english[_stem_phrase(name)] = value
+        else:
+            chinese[normalize(name)] = value
+            canonical.setdefault(value, normalize(name))
+    return _Names(tuple(sorted(chinese.items(), key=lambda kv: (-len(kv[0]), kv[0]))), english, canonical)
+
+
+@lru_cache(maxsize=1)
+def rites_table() -> _Names:
+    """Rite names from ``qa/data/rites.tsv``."""
+    return _read_names("rites.tsv")
+
+
+@lru_cache(maxsize=1)
+def commentators_table() -> _Names:
+    """Commentator names from ``qa/data/commentators.tsv``."""
+    return _read_names("commentators.tsv")
+
+
+def rite_names() -> dict[str, str]:
+    """rite id → its canonical name, normalized: what the dense encoder sees for a named rite."""
+    return rites_table().canonical
+
+
+def split_names(run: str, table: _Names, found: list[str]) -> list[str]:
+    """Split a CJK run at the names of ``table`` (longest first), appending their values to ``found`` in text order."""
+    hits: list[tuple[int, int, str]] = []
+    mask = [False] * len(run)
+    for name, rite in table.chinese:
+        start = run.find(name)
+        while start != -1:
+            end = start + len(name)
+            if not any(mask[start:end]):
+                mask[start:end] = [True] * len(name)
+                hits.append((start, end, rite))
+            start = run.find(name, start + 1)
+    if not hits:
+        return [run]
+    hits.sort()
+    found.extend(rite for _, _, rite in hits)
+    parts, pos = [], 0
+    for start, end, _ in hits:
+        if start > pos:
+            parts.append(run[pos:start])
+        pos = end
+    if pos < len(run):
+        parts.append(run[pos:])
+    return parts
+
+
+__all__ = [
+    "DETERMINERS",
+    "commentators_table",
+    "glossary",
+    "rite_names",
+    "rites_table",
+    "scaffolding",
+    "split_names",
+    "stem",
+]

@@ -1,0 +1,196 @@
+"""qa.lexical: tokens, field-aware BM25, hints, save/load, and pinned behaviour on the real corpus."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from qa.errors import IndexStoreError
+from qa.lexical import FORMAT_VERSION, LexicalIndex, passage_tokens, query_weights, segment_tokens
+from qa.normalize import normalize
+from qa.passages import Passage
+from qa.query import analyze
+
+
+def P(unit_id: str, layer: str, text: str, part: int = 0) -> Passage:
+    return Passage(unit_id, layer, part, text, normalize(text))
+
+
+#: A hand-made mini corpus: a 注 that glosses 旨, a long 疏 piece that only quotes it, noise.
+PASSAGES = (
+    P("zhushu.xiangyin.001", "jing", "降席，坐奠爵，拜，告旨，執爵，興。"),
+    P("zhushu.xiangyin.001", "zhu", "旨，美也。"),
+    P("zhushu.xiangyin.002", "jing", "主人坐取觶于篚，降洗。"),
+    P("zhushu.xiangyin.002", "shu",
+      "釋曰︰此經論主人酬賓之事，賓降，主人辭降，賓不辭洗，立當西序，東面，前文云旨，美也，此不言者，以其將自飲，故不告也，其禮殺也。"),
+    P("zhushu.xiangyin.003", "jing", "說屨，揖讓如初，升，坐。"),
+    P("zhushu.xiangyin.003", "zhu", "說屨者，為安燕當坐也。"),
+    P("zhushu.yan.001", "jing", "賓反入，及卿大夫皆說屨，升就席。"),
+    P("xiyi.yan.001", "jing", "主人坐祭不啐酒"),
+    P("xiyi.yan.001", "xiyi", "乡饮乡射之酒有司及时所造故主人虽无告旨之义必啐以尝之"),
+)
+
+
+@pytest.fixture(scope="module")
+def index() -> LexicalIndex:
+    return LexicalIndex.build(PASSAGES)
+
+
+def units(index: LexicalIndex, question: str, k: int = 5) -> list[str]:
+    return [PASSAGES[i].unit_id for i, _ in index.search(analyze(question), k)]
+
+
+# ── tokens ─────────────────────────────────────────────────────────────────────
+
+
+def test_tokens_are_characters_and_bigrams_within_a_segment():
+    assert segment_tokens("告旨") == ["告", "旨", "告旨"]
+    assert segment_tokens("guest") == ["guest"]
+    toks = passage_tokens("降席，坐")
+    assert "降席" in toks and "席坐" not in toks  # no bigram across the comma
+
+
+def test_english_words_never_join_cjk_tokens():
+    w = query_weights(analyze("why does the guest say 旨?"))
+    assert "旨" in w and "宾" in w
+    assert all(t.isascii() or not any(c.isascii() for c in t) for t in w)
+    assert not any("guest" in t and t != "guest" for t in w)
+
+
+def test_expansions_and_context_weigh_less_than_the_question():
+    w = query_weights(analyze("那介呢？", history=["賓為什麼告旨？"]))
+    assert w["介"] > w["告旨"] > 0
+    w = query_weights(analyze("guest 主人"))
+    assert w["主人"] > w["宾"] > 0
+
+
+# ── ranking ────────────────────────────────────────────────────────────────────
+
+
+def test_a_zhu_gloss_outranks_a_long_shu_that_quotes_it(index):
+    ranked = index.search(analyze("旨，美也"), 10)
+    layers = [PASSAGES[i].layer for i, _ in ranked]
+    assert layers.index("zhu") < layers.index("shu")
+
+
+def test_scores_are_best_first_and_positive(index):
+    ranked = index.search(analyze("告旨"), 10)
+    scores = [s for _, s in ranked]
+    assert scores == sorted(scores, reverse=True) and all(s > 0 for s in scores)
+    assert len(index.search(analyze("告旨"), 1)) == 1
+
+
+def test_simplified_query_finds_traditional_text(index):
+    assert units(index, "说屦者为安燕当坐也")[0] == "zhushu.xiangyin.003"
+
+
+def test_english_question_matches_through_the_glossary(index):
+    assert units(index, "Why take off the shoes?")[0] in {"zhushu.xiangyin.003", "zhushu.yan.001"}
+
+
+def _score(index, question: str, unit_id: str, layer: str) -> float:
+    scores = index.scores(analyze(question))
+    return float(max(s for p, s in zip(PASSAGES, scores) if p.unit_id == unit_id and p.layer == layer))
+
+
+def test_named_rite_is_preferred(index):
+    assert units(index, "鄉飲酒禮為什麼說屨？")[0] == "zhushu.xiangyin.003"
+    yan, xiangyin = ("zhushu.yan.001", "jing"), ("zhushu.xiangyin.003", "jing")
+    plain = _score(index, "為什麼說屨？", *yan) / _score(index, "為什麼說屨？", *xiangyin)
+    hinted = _score(index, "燕禮為什麼說屨？", *yan) / _score(index, "燕禮為什麼說屨？", *xiangyin)
+    assert hinted > plain * 1.4
+
+
+def test_named_commentator_prefers_his_layer(index):
+    xiyi = ("xiyi.yan.001", "xiyi")
+    assert _score(index, "方苞怎麼解釋告旨？", *xiyi) > 1.5 * _score(index, "怎麼解釋告旨？", *xiyi)
+
+
+def test_nothing_to_match_gives_no_hits(index):
+    assert index.search(analyze("🙂"), 5) == []
+    assert index.search(analyze("asdf qwerty"), 5) == []
+
+
+# ── save / load ────────────────────────────────────────────────────────────────
+
+
+def test_save_and_load_round_trip(index, tmp_path):
+    index.save(tmp_path)
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == ["idf.npy", "meta.json", "vocab.json", "weights.data.npy", "weights.indices.npy", "weights.indptr.npy"]
+    loaded = LexicalIndex.load(tmp_path, PASSAGES)
+    q = analyze("賓為什麼告旨？")
+    assert loaded.search(q, 5) == index.search(q, 5)
+
+
+def test_load_refuses_other_passages(index, tmp_path):
+    index.save(tmp_path)
+    with pytest.raises(IndexStoreError, match="does not match the passages"):
+        LexicalIndex.load(tmp_path, PASSAGES[:-1])
+
+
+def test_load_refuses_missing_truncated_or_old_files(index, tmp_path):
+    index.save(tmp_path)
+    (tmp_path / "vocab.json").unlink()
+    with pytest.raises(IndexStoreError, match="missing vocab.json"):
+        LexicalIndex.load(tmp_path, PASSAGES)
+    index.save(tmp_path)
+    data = (tmp_path / "weights.data.npy").read_bytes()
+    (tmp_path / "weights.data.npy").write_bytes(data[: len(data) // 2])
+    with pytest.raises(IndexStoreError, match="unreadable"):
+        LexicalIndex.load(tmp_path, PASSAGES)
+    index.save(tmp_path)
+    meta = json.loads((tmp_path / "meta.json").read_text())
+    meta["format_version"] = FORMAT_VERSION - 1
+    (tmp_path / "meta.json").write_text(json.dumps(meta))
+    with pytest.raises(IndexStoreError, match="rebuild"):
+        LexicalIndex.load(tmp_path, PASSAGES)
+
+
+def test_saved_arrays_load_without_pickle(index, tmp_path):
+    index.save(tmp_path)
+    for name in ("idf.npy", "weights.data.npy", "weights.indices.npy", "weights.indptr.npy"):
+        assert np.load(tmp_path / name, allow_pickle=False).dtype != object
+
+
+# ── the real corpus ────────────────────────────────────────────────────────────
+
+
+@pytest.fixture(scope="module")
+def real():
+    from qa.corpus import load_corpus
+    from qa.passages import make_passages
+    from qa.settings import Settings
+
+    passages = make_passages(load_corpus(Settings().seeds_dir).units)
+    return passages, LexicalIndex.build(passages)
+
+
+def best_unit(real, question: str) -> str:
+    passages, index = real
+    return passages[index.search(analyze(question), 1)[0][0]].unit_id
+
+
+@pytest.mark.parametrize("question", ["賓為什麼說旨？", "why does the guest say 旨?", "宾为何告旨", "告旨何義"])
+def test_the_gaozhi_question_comes_first_in_all_four_languages(real, question):
+    passages, _ = real
+    unit = best_unit(real, question)
+    jing = next(p.text for p in passages if p.unit_id == unit and p.layer == "jing")
+    assert "降席，坐奠爵，拜，告旨" in jing
+
+
+@pytest.mark.parametrize(
+    "question, jing",
+    [
+        ("推手曰揖，引手曰厭", "賓厭介，入門左"),
+        ("Why are shoes taken off before sitting?", "說屨"),
+        ("众宾之席为什么不相连？", "眾賓之席，皆不屬焉"),
+    ],
+)
+def test_known_lemmas_on_the_real_corpus(real, question, jing):
+    passages, _ = real
+    unit = best_unit(real, question)
+    texts = [p.text for p in passages if p.unit_id == unit and p.layer == "jing"]
+    assert any(jing in t for t in texts)

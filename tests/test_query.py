@@ -1,0 +1,189 @@
+"""qa.query: cleaning, truncation, scaffolding, glossary expansion, hints, follow-ups, language."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from qa.errors import QAError, QueryError
+from qa.normalize import normalize
+from qa.query import analyze, detect_lang, glossary, is_follow_up, scaffolding, split_segments, stem
+
+
+# ── bad input ──────────────────────────────────────────────────────────────────
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\n\t \u3000", "\x00\x00", " \x07 \x1b "])
+def test_empty_or_whitespace_is_a_clear_query_error(text):
+    with pytest.raises(QueryError, match="empty question"):
+        analyze(text)
+    assert issubclass(QueryError, QAError)
+
+
+def test_non_text_is_a_query_error():
+    with pytest.raises(QueryError, match="must be text"):
+        analyze(None)  # type: ignore[arg-type]
+
+
+def test_control_characters_and_nul_are_stripped():
+    q = analyze("告\x00旨\u200b何\x1b義")
+    assert q.text == "告旨何義"
+    assert q.core == "告旨"
+
+
+def test_long_query_is_cut_with_a_warning(caplog):
+    with caplog.at_level(logging.WARNING, logger="qa.query"):
+        q = analyze("賓" * 100_000, max_chars=2000)
+    assert q.truncated and len(q.text) == 2000
+    assert any("cut to the first 2000" in r.getMessage() for r in caplog.records)
+    assert not analyze("告旨何義").truncated
+
+
+def test_emoji_only_is_not_an_error_but_has_nothing_to_match():
+    q = analyze("🙂🙂")
+    assert q.is_empty and q.core == "" and q.expansions == ()
+
+
+# ── scaffolding ────────────────────────────────────────────────────────────────
+
+
+@pytest.mark.parametrize(
+    "question, core",
+    [
+        ("賓為什麼說旨？", "宾 旨"),
+        ("宾为何告旨", "宾 告旨"),
+        ("告旨何義", "告旨"),
+        ("間歌者何？", "间歌"),
+        ("「斯禁」是什麼樣的器物？", "斯禁 器物"),
+        ("為什麼要說屨？", "说屦"),  # 說屨 is protected: its 說 is not the modern "say"
+    ],
+)
+def test_scaffolding_is_removed(question, core):
+    assert analyze(question).core == core
+
+
+def test_traditional_and_simplified_questions_agree():
+    a, b = analyze("賓為什麼告旨？"), analyze("宾为什么告旨？")
+    assert a.core == b.core and a.expansions == b.expansions
+
+
+def test_segments_split_at_punctuation_and_removed_words():
+    assert split_segments("降席，坐奠爵") == ["降席", "坐奠爵"]
+    assert analyze("介受獻，何以不嚌肺").segments == ("介受献", "不哜肺")
+
+
+def test_english_scaffolding_and_unknown_words():
+    q = analyze("What does 告旨 mean?")
+    assert q.core == "告旨" and q.expansions == ()
+    q = analyze("why does the guest say 旨?")
+    assert q.segments == ("guest", "旨") and q.expansions == ("宾",)
+
+
+# ── glossary ───────────────────────────────────────────────────────────────────
+
+
+@pytest.mark.parametrize(
+    "question, expected",
+    [
+        ("Why does the guest bow?", {"宾", "拜"}),
+        ("Which cups are used?", {"爵", "觯", "觚"}),
+        ("When does the host take off his shoes?", {"主人", "说屦"}),
+        ("What is the dried meat?", {"脯"}),
+        ("Who stands at the east stairs?", {"立", "阼阶"}),
+        ("為什麼脫鞋？", {"说屦"}),
+        ("客人什麼時候喝酒？", {"宾", "饮酒"}),
+        ("他把杯子放下", {"爵", "觯", "觚", "奠"}),
+    ],
+)
+def test_glossary_expands_everyday_words_to_corpus_terms(question, expected):
+    assert expected <= set(analyze(question).expansions)
+
+
+def test_expansions_already_in_the_question_are_not_repeated():
+    q = analyze("Why does the host (主人) bow?")
+    assert "主人" not in q.expansions and "主人" in q.core
+
+
+def test_glossary_file_is_well_formed():
+    g = glossary()
+    assert len(g.english) > 250 and len(g.chinese) > 150
+    for terms in [*g.english.values(), *g.chinese.values()]:
+        assert terms and all(t and t == normalize(t) and len(t) <= 4 for t in terms)
+    # the ritual vocabulary people ask about is covered
+    for word, term in [("guest", "宾"), ("host", "主人"), ("cup", "爵"), ("shoe", "屦"), ("dry meat", "脯")]:
+        assert term in g.english[tuple(stem(w) for w in word.split())]
+    assert g.chinese[normalize("喝")] == ("饮",)
+
+
+def test_scaffolding_never_removes_glossary_targets():
+    removable = scaffolding().zh | scaffolding().lzh
+    targets = {t for ts in [*glossary().english.values(), *glossary().chinese.values()] for t in ts}
+    assert not removable & targets
+
+
+@pytest.mark.parametrize("word, expected", [("guests", "guest"), ("bowed", "bow"), ("bowing", "bow"), ("dried", "dry"),
+                                            ("stairs", "stair"), ("sitting", "sit"), ("washes", "wash"), ("is", "is")])
+def test_stem(word, expected):
+    assert stem(word) == expected
+
+
+# ── hints: rites and commentators ──────────────────────────────────────────────
+
+
+def test_rite_names_become_hints_not_words():
+    q = analyze("鄉飲酒禮裡賓的席設在哪裡？")
+    assert q.rites == ("xiangyin",) and "乡饮" not in q.core
+    assert analyze("燕禮和鄉飲酒禮有什麼不同？").rites == ("yan", "xiangyin")
+    assert analyze("In the banquet rite, who pours the wine?").rites == ("yan",)
+    assert "乡饮酒礼" in analyze("鄉飲酒禮用什麼牲？").dense_text
+
+
+def test_commentator_names_become_layer_hints():
+    q = analyze("方苞怎麼看鄭注的說法？")
+    assert q.layers == ("xiyi", "zhu") and "方苞" not in q.core
+    assert analyze("What is Fang Bao's view?").layers == ("xiyi",)
+
+
+# ── follow-ups ─────────────────────────────────────────────────────────────────
+
+
+@pytest.mark.parametrize("follow_up", ["那介呢？", "介呢？", "and the 介?", "What about the 介?", "為什麼？"])
+def test_elliptical_follow_up_carries_the_previous_terms(follow_up):
+    q = analyze(follow_up, history=["賓為什麼告旨？"])
+    assert "告旨" in q.context
+    assert "告旨" in q.lexical_text and "告旨" in q.dense_text
+
+
+def test_follow_up_keeps_its_own_subject_first():
+    q = analyze("那介呢？", history=["賓為什麼告旨？"])
+    assert q.core == "介" and "介" not in q.context
+
+
+def test_standalone_question_ignores_history():
+    q = analyze("主人酬賓的時候為什麼先自己飲酒？", history=["賓為什麼告旨？"])
+    assert q.context == ()
+    assert analyze("那介呢？").context == ()
+
+
+def test_follow_up_rule_is_documented():
+    assert "elliptical" in (is_follow_up.__doc__ or "")
+
+
+# ── language ───────────────────────────────────────────────────────────────────
+
+
+@pytest.mark.parametrize(
+    "text, lang",
+    [
+        ("賓為什麼說旨？", "zh-Hant"),
+        ("宾为什么要告旨？", "zh-Hans"),
+        ("告旨何義", "lzh"),
+        ("介受獻，何以不嚌肺、不啐酒？", "lzh"),
+        ("Why does the guest say 旨?", "en"),
+        ("🙂", "mixed"),
+    ],
+)
+def test_language_guess(text, lang):
+    assert detect_lang(text) == lang
+    assert analyze(text).lang == lang
