@@ -46,3 +46,20 @@ def test_shipped_reference_is_current():
     shipped = (ROOT / "qa" / "data" / "jing_reference.txt").read_text(encoding="utf-8")
     assert build_reference(ROOT / "seeds") == shipped
     assert len(jing_reference()) > 150 and all(jing_reference())
+
+
+def test_cut_scores_prefer_a_seam_where_jing_ends_and_commentary_opens():
+    # 經 texts end in 爵 or 觚; every note opens with 言 or 辟
+    model = CharModel.train(["主人受爵", "賓拜受觚", "公答拜受爵"], ["言受爵者賓也", "辟君也", "言公拜也"])
+    text = "賓受爵言受爵者賓也"
+    cuts = model.cut_scores(text)
+    assert len(cuts) == len(text) + 1 and cuts[0] == 0.0 and cuts[-1] == 0.0
+    assert max(range(1, len(text)), key=cuts.__getitem__) == text.index("言")
+
+
+def test_cut_scores_skip_punctuation_and_hold_out():
+    model = CharModel.train(JING, NOTES)
+    cuts = model.cut_scores("受爵，辟君也")
+    assert cuts[2] == cuts[3]  # before or after the comma: the same seam 爵|辟
+    held = CharModel.train(JING, [*NOTES, "受爵辟君也"])
+    assert held.cut_scores("受爵辟君也", held_out="b") == model.cut_scores("受爵辟君也")

@@ -61,13 +61,29 @@ def test_lemma_and_note_sharing_a_line(real):
     assert u.lines == (53, 53) and u.boundary == "inferred"
     assert u.jing == "更爵洗升酌膳酒以降酢于阼阶下北面坐奠爵再拜稽首公答再拜主人坐祭遂卒爵再拜稽首公答再拜"
     assert u.xiyi.startswith("自饮而酌膳代君以酢")
-    # line 30: the lemma runs to 东上 and the note asks 何也; the cut is the model's (see gaps)
+    # line 30: the note opens by quoting the 記 (羞膳者与执幂者, line 158's lemma); the cut
+    # must not swallow that quotation into the lemma
     u = _unit(parsed, 30)
     assert u.lines == (30, 30) and u.boundary == "inferred"
-    assert u.jing.startswith("乃命执幂者执幂者升自西阶立于尊南北面东上")
-    assert "而无命何也" in u.xiyi and u.xiyi.endswith("以有常职无烦特命")
+    assert u.jing == "乃命执幂者执幂者升自西阶立于尊南北面东上"
+    assert u.xiyi.startswith("羞膳者与执幂者同请而无命何也") and u.xiyi.endswith("以有常职无烦特命")
+    # line 170: 燕 and 曰 inside the 記 lemma read as note words; they must not end it early
     last = parsed.units[-1]
-    assert last.lines == (170, 170) and last.jing.startswith("若与四方") and last.xiyi.endswith("故无庸备举")
+    assert last.lines == (170, 170) and last.boundary == "inferred"
+    assert last.jing == "若与四方之宾燕媵爵曰臣受赐矣臣请赞执爵者"
+    assert last.xiyi.startswith("但具礼辞余皆与本国之臣为宾者同也") and last.xiyi.endswith("故无庸备举")
+
+
+def test_quoted_short_lemma_leaves_the_lemma_class_only_for_the_quoting_line():
+    text = read_seed(_seed(ROOT / "seeds", "000_"))
+    raw = text.split("\n")
+    body = [xiyi._read_line(no, raw[no - 1]) for no in range(5, 171) if raw[no - 1].strip()]
+    model = xiyi.train_model(body)
+    line30 = next(ln for ln in body if ln.no == 30)
+    line170 = next(ln for ln in body if ln.no == 170)
+    assert xiyi.split_model(line170, body, model) is model  # quotes no short line
+    split = xiyi.split_model(line30, body, model)  # quotes line 158 羞膳者与执幂者皆士也
+    assert split is not model and split.a.total == model.a.total - len("羞膳者与执幂者皆士也")
 
 
 def test_note_spilling_onto_next_line(real):

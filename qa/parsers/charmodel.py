@@ -4,7 +4,9 @@ Where a seed does not mark where the 經 ends and the commentary begins, the par
 decide with this model: interpolated character unigram/bigram naive Bayes over the
 matching form of the text (``qa.normalize``), so simplified and traditional text,
 and 002's mis-conversions, score alike. It is deliberately small and transparent:
-the per-character log-odds it returns are what the parsers sum to find a split.
+the per-character log-odds it returns are what the parsers sum to find a split,
+and :meth:`CharModel.cut_scores` adds the evidence of the seam itself (how class-a
+texts end, how class-b texts begin).
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ from ..normalize import normalize, normalize_with_map
 _MU_UNIGRAM = 200.0
 _MU_BIGRAM = 5.0
 _START = "^"
+#: Prior strength of a text-end estimate: P(end | last char) backs off to the class's
+#: overall rate of text ends per character.
+_MU_END = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,17 +34,26 @@ class _ClassCounts:
     unigrams: Counter[str]
     bigrams: Counter[tuple[str, str]]
     total: int
+    #: how many texts end in each character (kept apart from the bigrams, so that
+    #: the per-character scores are those of a model without an end symbol)
+    ends: Counter[str] = field(default_factory=Counter)
+    texts: int = 0
 
     @classmethod
     def from_texts(cls, texts: Iterable[str]) -> "_ClassCounts":
         uni: Counter[str] = Counter()
         bi: Counter[tuple[str, str]] = Counter()
+        ends: Counter[str] = Counter()
+        n = 0
         for text in texts:
             norm = normalize(text)
             uni.update(norm)
             bi.update(zip(_START + norm, norm))
+            if norm:
+                ends[norm[-1]] += 1
+                n += 1
         uni[_START] = 0  # the start symbol is a context, never an outcome
-        return cls(unigrams=uni, bigrams=bi, total=sum(uni.values()))
+        return cls(unigrams=uni, bigrams=bi, total=sum(uni.values()), ends=ends, texts=n)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +111,44 @@ class CharModel:
             scores[i] += self._logp(self.a, prev, ch, minus_a) - self._logp(self.b, prev, ch, minus_b)
             prev = ch
         return scores
+
+    def _log_end(self, c: _ClassCounts, last: str, minus: _ClassCounts | None = None) -> float:
+        """log P(a text of class ``c`` ends | its last character is ``last``)."""
+        texts = c.texts - (minus.texts if minus else 0)
+        total = c.total - (minus.total if minus else 0)
+        rate = (texts + 0.5) / (total + texts + 1.0)
+        ends = c.ends[last] - (minus.ends[last] if minus else 0)
+        seen = c.unigrams[last] - (minus.unigrams[last] if minus else 0)
+        return math.log((ends + _MU_END * rate) / (seen + _MU_END))
+
+    def cut_scores(self, text: str, held_out: str | None = None) -> list[float]:
+        """Per cut point ``i`` of ``text`` (0..len): the seam's own log-evidence for a class-a
+        text ending at ``i`` and a class-b text beginning there.
+
+        That is log P_a(end | last char before i) + log P_b(first char from i | start)
+        − log P_b(that char | the char before it): added to the summed
+        :meth:`char_scores` of ``text[:i]``, it turns the split objective into a
+        two-segment model in which a 經 quotation must end the way 經 clauses end and
+        the commentary must open the way commentaries open. Cuts with no character on
+        one side score 0. ``held_out`` is as in :meth:`char_scores`.
+        """
+        norm, pos = normalize_with_map(text)
+        own = _ClassCounts.from_texts([text]) if held_out else None
+        minus_a = own if held_out == "a" else None
+        minus_b = own if held_out == "b" else None
+        out = [0.0] * (len(text) + 1)
+        j = 0  # index in norm of the first character at or after cut i
+        for i in range(len(text) + 1):
+            while j < len(pos) and pos[j] < i:
+                j += 1
+            if 0 < j < len(norm):
+                last, first = norm[j - 1], norm[j]
+                out[i] = (
+                    self._log_end(self.a, last, minus_a)
+                    + self._logp(self.b, _START, first, minus_b)
+                    - self._logp(self.b, last, first, minus_b)
+                )
+        return out
 
     def score(self, text: str) -> float:
         """Total log-odds that ``text`` is class a (positive) rather than b (negative)."""

@@ -17,9 +17,15 @@ The text is simplified and unpunctuated. Layout and the rules applied:
   counts). A lemma-position line of at most 50 characters is a lemma unless its mean
   log-odds is below −0.5 (then a note: a spill, or the general note before any lemma —
   but only if the next line can open a unit, else it is a lemma after all); a longer
-  one (no lemma is that long) holds a lemma then its note, cut where Σ log-odds(lemma)
-  of the prefix + Σ log-odds(note) of the rest is greatest, if the prefix reads as 經
-  and the rest as note; otherwise it is a note. Units shaped this way (shared line,
+  one (no lemma is that long) holds a lemma then its note, cut where a two-segment
+  model likes it best — Σ log-odds of the prefix (each character's evidence bounded
+  to ±3, so that one rite word such as 燕 cannot outvote a clause) plus the seam's own
+  evidence: how 經 texts end (P(end | last character), from the 經 reference and the
+  short lines) and how this file's notes open (P(first character | line start), from
+  its long lines) — if the prefix reads as 經 and the rest as note; otherwise it is a
+  note. While a long line is split, short lines it quotes (sharing a run of ≥ 5
+  characters) leave the lemma class: 方苞's notes quote other lemmas, and a quotation
+  cannot vouch that it is this line's lemma. Units shaped this way (shared line,
   spill, general note) have ``boundary == "inferred"``; the plain layout is "marked".
 * Two notes on one line separated by a space stay together, space included, in ``xiyi``.
 """
@@ -49,6 +55,12 @@ _MAX_LEMMA = 50
 _NOTE_MARGIN = 0.5
 #: A lemma quoted inside a shared line has at least this many characters, and so has its note.
 _MIN_PIECE = 2
+#: Bound on one character's lemma-vs-note log-odds when a long line is split: naive
+#: Bayes evidence is overconfident for words the classes use unevenly for reasons of
+#: topic (the rite's name 燕, 曰 in quoted speech), and one such word must not move a seam.
+_CLIP = 3.0
+#: A short line sharing a run this long with a long line is a quotation of it (see module doc).
+_QUOTE = 5
 
 L, N, LN = "L", "N", "LN"  # line kinds: lemma, note, lemma then note
 
@@ -103,14 +115,17 @@ def _title_lines(lines: list[str], rite: str) -> tuple[int, int]:
     return head, tail
 
 
-def _best_split(scores: list[float]) -> int:
-    """k maximizing Σ scores[:k] − Σ scores[k:] (lemma = plain[:k]), with k ≤ _MAX_LEMMA."""
-    total = sum(scores)
+def _best_split(scores: list[float], cuts: list[float]) -> int:
+    """k maximizing Σ scores[:k] + cuts[k] (lemma = plain[:k]), with k ≤ _MAX_LEMMA.
+
+    Relative to reading the whole line as note, that is the log-odds of "lemma
+    plain[:k], then a note" under the two-segment model (module doc).
+    """
     best, best_k, prefix = float("-inf"), 0, 0.0
     for k in range(1, min(len(scores) - _MIN_PIECE, _MAX_LEMMA) + 1):
         prefix += scores[k - 1]
-        if k >= _MIN_PIECE and 2 * prefix - total > best:
-            best, best_k = 2 * prefix - total, k
+        if k >= _MIN_PIECE and prefix + cuts[k] > best:
+            best, best_k = prefix + cuts[k], k
     return best_k
 
 
@@ -118,10 +133,32 @@ def _mean(xs: list[float]) -> float:
     return sum(xs) / len(xs) if xs else 0.0
 
 
+def _lemma_texts(body: list[_Line], skip: frozenset[int] = frozenset()) -> list[str]:
+    return [*jing_reference(), *(ln.plain for ln in body if len(ln.plain) <= _SHORT and ln.no not in skip)]
+
+
+def _note_texts(body: list[_Line]) -> list[str]:
+    return [ln.plain for ln in body if len(ln.plain) >= _LONG]
+
+
 def train_model(body: list[_Line]) -> CharModel:
     """Lemma = the 注疏 經 reference + this file's short lines; note = its long lines."""
-    lemmas = [*jing_reference(), *(ln.plain for ln in body if len(ln.plain) <= _SHORT)]
-    return CharModel.train(lemmas, [ln.plain for ln in body if len(ln.plain) >= _LONG])
+    return CharModel.train(_lemma_texts(body), _note_texts(body))
+
+
+def _quotes(long_text: str, short_text: str) -> bool:
+    """Whether ``long_text`` shares a run of at least _QUOTE characters with ``short_text``."""
+    a, b = normalize(short_text), normalize(long_text)
+    return any(a[i : i + _QUOTE] in b for i in range(len(a) - _QUOTE + 1))
+
+
+def split_model(line: _Line, body: list[_Line], model: CharModel) -> CharModel:
+    """The model to split a long line with: ``model``, less the short lines the line quotes."""
+    quoted = [ln for ln in body if len(ln.plain) <= _SHORT and ln.no != line.no and _quotes(line.plain, ln.plain)]
+    if not quoted:
+        return model
+    log.debug("line %d quotes short line(s) %s; left out of the lemma class", line.no, [q.no for q in quoted])
+    return CharModel.train(_lemma_texts(body, frozenset(q.no for q in quoted)), _note_texts(body))
 
 
 def _line_scores(line: _Line, model: CharModel) -> list[float]:
@@ -131,14 +168,20 @@ def _line_scores(line: _Line, model: CharModel) -> list[float]:
     too, which must not be taken for note text because the line trained the note class.
     (Short lines stay in: that short lines are lemmas is the prior we mean to apply.)
     """
-    return model.char_scores(line.plain, held_out="b" if len(line.plain) >= _LONG else None)
+    return model.char_scores(line.plain, held_out=_held_out(line))
 
 
-def _reading(scores: list[float]) -> tuple[str, int]:
+def _held_out(line: _Line) -> str | None:
+    return "b" if len(line.plain) >= _LONG else None
+
+
+def _reading(line: _Line, body: list[_Line], model: CharModel) -> tuple[str, int]:
     """How a line reads when in lemma position, on its own: (L, 0), (LN, split) or (N, 0)."""
-    if len(scores) <= _MAX_LEMMA:
-        return (L, 0) if _mean(scores) >= -_NOTE_MARGIN else (N, 0)
-    k = _best_split(scores)
+    if len(line.plain) <= _MAX_LEMMA:
+        return (L, 0) if _mean(_line_scores(line, model)) >= -_NOTE_MARGIN else (N, 0)
+    split = split_model(line, body, model)
+    scores = [max(-_CLIP, min(_CLIP, x)) for x in _line_scores(line, split)]
+    k = _best_split(scores, split.cut_scores(line.plain, held_out=_held_out(line)))
     if k and _mean(scores[:k]) > 0 > _mean(scores[k:]):
         return LN, k
     return N, 0
@@ -155,7 +198,7 @@ def decode_lines(body: list[_Line], model: CharModel) -> list[tuple[str, int]]:
     as a lemma or a shared line); if that line is itself a note, the short line must be
     the lemma it belongs to.
     """
-    readings = [_reading(_line_scores(line, model)) for line in body]
+    readings = [_reading(line, body, model) for line in body]
     kinds: list[tuple[str, int]] = []
     lemma_pos = True
     for i, line in enumerate(body):
