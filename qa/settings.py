@@ -22,7 +22,9 @@ class Settings:
     """Every tunable of Yili QA. One name per concept; ``k`` is always the result count."""
 
     seeds_dir: Path = PROJECT_ROOT / "seeds"
-    index_dir: Path = PROJECT_ROOT / "index"
+    #: The built index (a directory of named files; see index/README.md). index/ itself only
+    #: holds built indexes, so several can sit side by side (e.g. one per encoder).
+    index_dir: Path = PROJECT_ROOT / "index" / "default"
     #: ``static-corpus`` (offline default, trained from the corpus at build time), or any
     #: sentence-transformers model name or local path.
     model: str = DEFAULT_MODEL
