@@ -1,11 +1,13 @@
-"""Choosing the sentences that answer: query terms, sentence windows, and their scores.
+"""Choosing the sentences that answer: sentence windows of the top units and their scores.
 
-Sentence selection uses general signals only: overlap of the question's terms with a
-sentence's normalized text (weighted by how rare each term is among the candidates), a
-gloss of an asked term (「X，Y也」, 「X之言Y也」, 「Y曰X」), a 注 > 析疑 > 疏 > 經 layer
-prior, the 經 a commentary sentence comments on, the unit's rank, the passages the
-retriever says matched, and a preference for sentences of readable length. Nothing here
-knows any particular question. Candidates keep the source's own characters.
+Sentence selection uses general signals only: overlap of the question's terms
+(:mod:`qa.question_terms`) with a sentence's normalized text, weighted by how rare each term
+is among the candidates; a gloss of an asked term (「X，Y也」, 「X之言Y也」, 「Y曰X」); for a
+why question a reason (以其, 所以, 故, 示 …) and the 注 on the 經 asked about rather than the
+經 itself; for where / how many, place and number words and the 經; a 注 > 析疑 > 疏 > 經
+layer prior; the unit's rank and how much of the question its 經 covers; the rite the
+question names; the passages the retriever says matched; and sentences of readable length.
+Nothing here knows any particular question. Candidates keep the source's own characters.
 """
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .normalize import normalize
+from .question_terms import QueryTerms, _is_gloss_of, query_terms
 from .units import LemmaUnit
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -28,31 +31,42 @@ if TYPE_CHECKING:  # pragma: no cover
 LAYER_PRIOR: dict[str, float] = {"zhu": 1.0, "xiyi": 0.9, "shu": 0.8, "jing": 0.55}
 #: Weight of the answer candidates by the rank of their unit among the hits.
 RANK_PRIOR: tuple[float, ...] = (1.0, 0.7, 0.5)
+#: Weight of a top unit whose 經 covers none of the question (1.0 for the best-covered 經).
+UNIT_FLOOR = 0.6
 #: Hits scoring at least this share of the first one count as tied with it.
 TIE = 0.97
 #: A sentence must score at least this share of the best one to be shown beside it.
-RELATIVE_CUTOFF = 0.5
+RELATIVE_CUTOFF = 0.4
 #: Sentences longer than this (normalized characters) are gently penalized.
 READABLE_CHARS = 40
-#: A query bigram counts this much more than a query character.
-BIGRAM_WEIGHT = 1.5
 #: Bonus for a gloss 「X，Y也」 whose X the question asks about (more when it asks a meaning).
 GLOSS_BONUS = 0.35
 MEANING_GLOSS_BONUS = 0.6
-#: Weight of a follow-up's carried-over terms, of glossary expansions, and of focus terms
-#: (quoted, or corpus characters in an English question), relative to the question's own words.
-CONTEXT_WEIGHT = 0.5
-EXPANSION_WEIGHT = 0.6
-FOCUS_WEIGHT = 2.0
-#: Share of its 經's coverage a 注 / 析疑 sentence inherits.
+#: Share of its 經's coverage a 注 / 析疑 sentence inherits (more when the question asks why:
+#: the 經 says what was done, its 注 why).
 JING_INHERIT = 0.3
+WHY_JING_INHERIT = 0.6
+#: Bonus for a sentence giving a reason when the question asks why, and for place / number
+#: words when it asks where / how many.
+EXPLAIN_BONUS = 0.25
+KIND_BONUS = 0.15
+#: Layer prior of 經 for a why question (the 經 states the act, not its reason) and for a
+#: where / how-many question (the 經 itself says where and how many).
+WHY_JING_PRIOR = 0.3
+PLACE_JING_PRIOR = 0.9
+#: Weight of a unit of a rite other than the one the question names.
+OTHER_RITE = 0.4
 #: An answer item may join up to WINDOW adjacent sentences of one layer when together
 #: they stay within WINDOW_CHARS; each extra sentence must earn its place (WINDOW_DECAY).
 WINDOW = 3
 WINDOW_CHARS = 60
 WINDOW_DECAY = 0.9
+SHORT_RUN = 16
+SHORT_RUN_DECAY = 0.98
 #: Two answer items of one layer this close (normalized characters between) are shown as one run.
 GAP_CHARS = 20
+#: Two overlapping runs of one layer are shown as their union up to this many normalized characters.
+UNION_CHARS = 70
 #: Weight of a sentence that is mostly a quotation of another text.
 QUOTE_PENALTY = 0.6
 #: Bonus for a sentence inside a passage the retriever matched.
@@ -60,72 +74,21 @@ PASSAGE_BONUS = 0.2
 
 _ENDS = "。；？！?!;"
 _CLOSERS = "」』）)”’"
+_PUNCT = re.compile(r"[，,、：:。；？！?!;]")
+#: Shortest piece an unpunctuated note is cut into.
+PIECE_CHARS = 6
 #: Text that opens a 疏 sentence but is no part of its content.
 _LEAD = re.compile(r"(?:[○\s]|釋曰[︰：:]?|释曰[︰：:]?)+")
 #: Function characters that carry no topic on their own (normalized forms).
-_STOP_CHARS = frozenset("之乎者也而以其于为不所曰云亦则故此是的了吗呢吧么什怎样何谓义那")
 _SECTION_NOTE = re.compile(r"自此(?:已下|以下|以上|已上)?至")
-_QUOTED = re.compile(r"[「『“\"《]([^」』”\"》]+)[」』”\"》]")
-_WHY = ("为什么", "为何", "何以", "何故", "why", "所以", "怎么")
-_MEANING = ("什么意思", "何谓", "何义", "是什么", "mean", "what is", "谓何", "何也", "意思")
-# ---------------------------------------------------------------- query terms
-
-
-@dataclass(frozen=True, slots=True)
-class QueryTerms:
-    """The normalized pieces of a question that sentences are matched on, with weights."""
-
-    chars: frozenset[str]  # content characters of the core and expansions
-    bigrams: frozenset[str]  # adjacent pairs within the core and within each expansion
-    phrases: tuple[str, ...]  # the core's CJK runs and each expansion, for gloss heads
-    why: bool  # the question asks why
-    meaning: bool  # the question asks what something means
-    #: a follow-up's terms carried over from the previous question: they count, but less
-    context: frozenset[str] = frozenset()
-    #: term → weight: the question's own words 1, glossary expansions less, quoted terms
-    #: and corpus characters typed into an English question more, carried-over context less
-    weights: Mapping[str, float] = field(default_factory=dict)
-
-
-def _cjk_runs(norm: str) -> list[str]:
-    return re.findall(r"[\u3400-\u9fff\U00020000-\U0002ffff]+", norm)
-
-
-def _grams(runs: Sequence[str]) -> tuple[set[str], set[str]]:
-    chars = {c for p in runs for c in p if c not in _STOP_CHARS}
-    bigrams = {p[i : i + 2] for p in runs for i in range(len(p) - 1)}
-    return chars, bigrams
-
-
-def query_terms(query: "Query") -> QueryTerms:
-    """Terms of ``query`` for sentence matching and highlighting (CJK only: the corpus is CJK)."""
-    own = _cjk_runs(query.core)
-    expanded = [r for e in query.expansions for r in _cjk_runs(e)]
-    if not own and not expanded:  # scaffolding removal can leave nothing (e.g. 「何謂也」)
-        own = _cjk_runs(query.norm)
-    quoted = [r for q in _QUOTED.findall(query.text) for r in _cjk_runs(normalize(q))]
-    # corpus words typed into an English question, or quoted, are what the question is about
-    focus = own if query.lang in ("en", "mixed") else [r for r in own if any(r in q or q in r for q in quoted)]
-    carried = [r for t in getattr(query, "context", ()) for r in _cjk_runs(t)]
-    weights: dict[str, float] = {}
-    for runs, w in ((carried, CONTEXT_WEIGHT), (expanded, EXPANSION_WEIGHT), (own, 1.0), (focus, FOCUS_WEIGHT)):
-        chars, bigrams = _grams(runs)
-        weights.update({c: w for c in chars})
-        weights.update({b: w * BIGRAM_WEIGHT for b in bigrams})
-    chars, bigrams = _grams(own + expanded)
-    context = frozenset(_grams(carried)[0]) - chars
-    asked = query.norm.lower()
-    return QueryTerms(
-        chars=frozenset(chars),
-        bigrams=frozenset(bigrams),
-        phrases=tuple(dict.fromkeys(own + expanded)),
-        why=any(w in asked for w in _WHY),
-        meaning=any(w in asked for w in _MEANING),
-        context=context,
-        weights=weights,
-    )
-
-
+#: Words that mark a sentence as giving a reason (normalized): 以其, 所以, 故 (not 故云 / 故知,
+#: which only quote or infer), 示 / 明 (to show), 欲, 嫌, 不敢, 尊之 / 敬.
+_EXPLAIN = re.compile(r"以其|所以|是以|为其|故(?![云言知曰经注郑下上]|不与|与此)|示|明(?![日矣])|欲|嫌|不敢|尊之|敬")
+#: A 注's closing purpose clause 「以全交也」 (in a 疏 「以…也」 more often restates the 經).
+_PURPOSE = re.compile(r"以[^以]{1,8}也$")
+#: Place and number words, for questions asking where or how many.
+_PLACE = re.compile(r"[东西南北阶堂庭门楹序阼房室]|位")
+_NUMBER = re.compile(r"[一二三四五六七八九十百凡]")
 # ---------------------------------------------------------------- sentences
 
 
@@ -162,6 +125,8 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
         i += 1
     if start < n:
         spans.append((start, n))
+    if len(spans) == 1 and not _PUNCT.search(text):
+        spans = _particle_spans(text)
     out = []
     for s, e in spans:
         m = _LEAD.match(text, s, e)
@@ -171,6 +136,20 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
         if normalize(text[s:e]):
             out.append((s, e))
     return out
+
+
+def _particle_spans(text: str) -> list[tuple[int, int]]:
+    """An unpunctuated note (仪礼析疑's transcription) cut after sentence-final 也 / 矣 / 耳 / 哉,
+    so that one idea, not a whole note, is an answer; pieces shorter than PIECE_CHARS stay joined."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for m in re.finditer(r"[也矣耳哉](?!者|[矣哉])", text):
+        end = m.end()
+        if end - start >= PIECE_CHARS and len(text) - end >= PIECE_CHARS:
+            spans.append((start, end))
+            start = end
+    spans.append((start, len(text)))
+    return spans
 
 
 def _layer_texts(unit: LemmaUnit) -> list[tuple[str, int, str]]:
@@ -204,29 +183,6 @@ def _quoted_share(text: str) -> float:
     return inside / max(1, len(text))
 
 
-def _asked(term: str, terms: QueryTerms) -> bool:
-    return bool(term) and len(term) <= 4 and any(term in p for p in terms.phrases)
-
-
-def _is_gloss_of(text: str, terms: QueryTerms) -> bool:
-    """A gloss of something the question names: 「X，Y也」, 「X者，Y也」, 「X，猶Y」,
-    「X謂Y」, 「X之言Y也」, or 「Y曰X」."""
-    norm = normalize(text)
-    m = re.match(r"(.{1,4}?)之言", norm)
-    if m and _asked(m.group(1), terms):
-        return True
-    for clause in re.split(r"[，,。；]", text):
-        m = re.search(r"[曰謂为為]([^曰謂为為]{1,3})$", clause)  # 推手曰揖
-        if m and len(normalize(clause)) <= 8 and _asked(normalize(m.group(1)), terms):
-            return True
-    head = re.split(r"[，,：:]", text, maxsplit=1)[0]
-    head_norm = normalize(re.sub(r"者$", "", head))
-    if head == text or not _asked(head_norm, terms):
-        return False
-    rest = normalize(text[len(head) :])
-    return rest.endswith("也") or rest.startswith(("犹", "谓", "言")) or "谓" in rest[:3]
-
-
 @lru_cache(maxsize=4096)
 def _norm(text: str) -> str:
     return normalize(text)
@@ -237,29 +193,59 @@ def _coverage(norm: str, weights: Mapping[str, float]) -> float:
     return sum(w for t, w in weights.items() if t in norm) / total if total else 0.0
 
 
-def _score(c: Candidate, terms: QueryTerms, weights: Mapping[str, float], matched: Sequence[str]) -> float:
+def _score(
+    c: Candidate, terms: QueryTerms, weights: Mapping[str, float], matched: Sequence[str], unit_weight: float = 1.0
+) -> float:
     coverage = _coverage(c.norm, weights)
     if c.layer in ("zhu", "xiyi"):
         # a 注 (or 析疑 note) comments on its 經: when the question is about that 經, its
         # commentary answers it even in other words
-        coverage += JING_INHERIT * _coverage(_norm(c.unit.jing), weights)
+        inherit = WHY_JING_INHERIT if terms.why else JING_INHERIT
+        coverage += inherit * _coverage(_norm(c.unit.jing), weights)
     bonus = 0.0
     if coverage and any(_is_gloss_of(t, terms) for t in c.sentences):
         bonus += MEANING_GLOSS_BONUS if terms.meaning else GLOSS_BONUS
     if any(c.norm in m or (len(c.norm) >= 4 and m and c.norm[:4] in m) for m in matched):
         bonus += PASSAGE_BONUS
+    if coverage and terms.why and c.layer != "jing" and any(_explains(_norm(t), c.layer) for t in c.sentences):
+        bonus += EXPLAIN_BONUS
+    if coverage and ((terms.where and _PLACE.search(c.norm)) or (terms.count and _NUMBER.search(c.norm))):
+        bonus += KIND_BONUS
     length = len(c.norm)
     readable = 1.0 if length <= READABLE_CHARS else (READABLE_CHARS / length) ** 0.35
     if length <= 2:  # 「是也」 and the like answer nothing alone
         readable *= 0.3
-    readable *= WINDOW_DECAY ** (len(c.sentences) - 1)
+    # a run of a few short 注 sentences reads as one: only a slight cost, so it wins when it
+    # covers more of the question and the single sentence wins a tie
+    readable *= (SHORT_RUN_DECAY if length <= SHORT_RUN else WINDOW_DECAY) ** (len(c.sentences) - 1)
     if _quoted_share(c.text) > 0.5:  # mostly a quotation of another book: context, not an answer
         readable *= QUOTE_PENALTY
     if terms.context and not any(ch in _norm(c.unit.full_text) for ch in terms.chars):
         readable *= QUOTE_PENALTY  # a follow-up's new subject (「那介呢？」) must be in the unit
     if _SECTION_NOTE.match(c.text):  # 疏's 「自此至「…」，論…之事」 names a section, answers nothing
         readable *= QUOTE_PENALTY
-    return (coverage + bonus) * readable * LAYER_PRIOR.get(c.layer, 0.5) * RANK_PRIOR[c.rank]
+    if terms.rites and _rite_of(c.unit) not in terms.rites:
+        readable *= OTHER_RITE
+    return (coverage + bonus) * readable * _layer_prior(c.layer, terms) * RANK_PRIOR[c.rank] * unit_weight
+
+
+def _explains(norm: str, layer: str) -> bool:
+    return bool(_EXPLAIN.search(norm) or (layer != "shu" and _PURPOSE.search(norm)))
+
+
+def _layer_prior(layer: str, terms: QueryTerms) -> float:
+    if layer == "jing":
+        if terms.where or terms.count:
+            return PLACE_JING_PRIOR
+        if terms.why:
+            return WHY_JING_PRIOR
+    return LAYER_PRIOR.get(layer, 0.5)
+
+
+def _rite_of(unit: LemmaUnit) -> str:
+    """The rite id of a unit: the second part of its work.rite.sequence id."""
+    parts = unit.id.split(".")
+    return parts[1] if len(parts) > 2 else ""
 
 
 def _term_weights(cands: Sequence[Candidate], terms: QueryTerms) -> dict[str, float]:
@@ -283,8 +269,9 @@ def select_sentences(query: "Query", hits: Sequence["Hit"], max_sentences: int =
     matched: dict[str, list[str]] = {}
     for hit in hits[: len(RANK_PRIOR)]:
         matched[hit.unit.id] = [normalize(p.text) for p in hit.passages]
+    units = _unit_weights(hits[: len(RANK_PRIOR)], weights)
     scored = sorted(
-        ((c, _score(c, terms, weights, matched.get(c.unit.id, ()))) for c in cands),
+        ((c, _score(c, terms, weights, matched.get(c.unit.id, ()), units[c.unit.id])) for c in cands),
         key=lambda cs: -cs[1],
     )
     best = scored[0][1]
@@ -294,10 +281,38 @@ def select_sentences(query: "Query", hits: Sequence["Hit"], max_sentences: int =
     for c, s in scored:
         if s < RELATIVE_CUTOFF * best or len(chosen) >= max_sentences:
             break
-        if any(_overlaps(c, o) or c.norm in o.norm or o.norm in c.norm for o, _ in chosen):
+        at = next((i for i, (o, _) in enumerate(chosen) if _overlaps(c, o)), None)
+        if at is not None:
+            # an overlapping run that brings in terms the chosen one lacks (the second half of
+            # a parallel 「…，…也。…，…也」) widens it, while it stays readable
+            o, so = chosen[at]
+            wider = _union(o, c)
+            if _coverage(wider.norm, weights) > _coverage(o.norm, weights) and len(wider.norm) <= UNION_CHARS:
+                chosen[at] = (wider, so)
+            continue
+        if any(c.norm in o.norm or o.norm in c.norm for o, _ in chosen):
             continue  # the same sentence again, or a 疏 quoting the 注, adds nothing
         chosen.append((c, s))
     return _merge_adjacent(chosen)
+
+
+def _union(a: Candidate, b: Candidate) -> Candidate:
+    """The run of one layer from the start of the earlier of two overlapping candidates to the end of the later."""
+    full = _layer_text(a.unit, a.layer, a.part)
+    start, end = min(a.start, b.start), max(a.end, b.end)
+    text = full[start:end]
+    sentences = tuple(text[s:e] for s, e in split_sentences(text))
+    return Candidate(min(a.rank, b.rank), a.unit, a.layer, a.part, start, end, text, normalize(text), sentences)
+
+
+def _unit_weights(hits: Sequence["Hit"], weights: Mapping[str, float]) -> dict[str, float]:
+    """Each top unit's weight by how much of the question its 經 covers, relative to the best
+    covered 經: the commentary on the act asked about answers, even when ranked second."""
+    cover = {h.unit.id: _coverage(_norm(h.unit.jing), weights) for h in hits}
+    top = max(cover.values(), default=0.0)
+    if top <= 0:
+        return {u: 1.0 for u in cover}
+    return {u: UNIT_FLOOR + (1.0 - UNIT_FLOOR) * c / top for u, c in cover.items()}
 
 
 def _overlaps(a: Candidate, b: Candidate) -> bool:

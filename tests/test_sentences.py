@@ -1,32 +1,79 @@
-"""qa.sentences: query terms and the general signals that pick answering sentences."""
+"""qa.sentences: sentence windows and the general signals that pick answering sentences."""
 
 from __future__ import annotations
 
 from qa.query import analyze
-from qa.sentences import _is_gloss_of, query_terms, split_sentences
+from qa.retriever import Hit
+from qa.sentences import select_sentences, split_sentences
+from qa.units import LemmaUnit, ShuPart
 
 
-def test_gloss_patterns_of_an_asked_term():
-    t = query_terms(analyze("陔何義？"))
-    assert _is_gloss_of("陔，陔夏也。", t)
-    assert _is_gloss_of("陔之言戒也，終日燕飲。", t)
-    assert not _is_gloss_of("降席，席西也。", t)  # a gloss, but not of what was asked
-    t = query_terms(analyze("揖是什麼？"))
-    assert _is_gloss_of("推手曰揖，引手曰厭。", t)
+def unit(id: str, jing: str, zhu: str = "", shu: str = "", xiyi: str = "", rite: str = "燕禮") -> LemmaUnit:
+    work = "仪礼析疑" if id.startswith("xiyi") else "儀禮注疏"
+    parts = (ShuPart("注", "", shu, header=""),) if shu else ()
+    return LemmaUnit(id=id, work=work, rite=rite, source="t.txt", lines=(1, 2), section="經", jing=jing, zhu=zhu, shu=parts, xiyi=xiyi)
 
 
-def test_quoted_terms_and_corpus_words_in_english_lead():
-    t = query_terms(analyze("放酒壺的「斯禁」是什麼器物？"))
-    assert t.weights["禁"] > t.weights["壶"]
-    e = query_terms(analyze("What does 媵觚 mean?"))
-    assert e.meaning and e.weights["觚"] > 1.0
+def hit(u: LemmaUnit, score: float) -> Hit:
+    return Hit(unit=u, score=score, passages=(), low_confidence=False)
 
 
-def test_why_and_meaning_are_recognised():
-    assert query_terms(analyze("賓為什麼說旨？")).why
-    assert query_terms(analyze("旨是什麼意思？")).meaning
+def texts(question: str, *hits: Hit) -> list[str]:
+    return [c.text for c, _ in select_sentences(analyze(question), hits)]
 
 
-def test_unpunctuated_text_is_one_sentence():
+# 燕禮 (001, lines 105–111): the 注 says why, the 經 only what.
+XING = unit(
+    "zhushu.yan.t01",
+    "公坐取賓所媵觶，興。唯公所賜。",
+    "至此又言興者，明公崇禮不倦也。今文觶又為觚。",
+    "釋曰：自此盡“士旅酌卒”，論君為士舉旅之事。云“唯公所賜”者，辭與為大夫舉旅同也。",
+)
+
+
+def test_unpunctuated_text_without_final_particles_is_one_sentence():
     text = "乡饮乡射之酒有司及时所造故主人虽无告旨之义"
     assert split_sentences(text) == [(0, len(text))]
+
+
+def test_an_unpunctuated_note_is_cut_after_final_particles():
+    text = "主人已三卒觯矣而至是始荐何也诸侯之膳宰士也以为主人故崇之"
+    parts = [text[s:e] for s, e in split_sentences(text)]
+    assert parts == ["主人已三卒觯矣", "而至是始荐何也", "诸侯之膳宰士也", "以为主人故崇之"]
+    assert "".join(parts) == text  # spans of the original, nothing altered
+
+
+def test_a_why_question_gets_the_zhu_reason_not_the_jing_restated():
+    got = texts("公取賓所媵觶，為什麼又說興？", hit(XING, 0.9))
+    assert got[0].startswith("至此又言興者，明公崇禮不倦也。")
+    assert "公坐取賓所媵觶，興。" not in got[0]
+
+
+def test_a_where_question_takes_the_jing_that_names_the_place():
+    u = unit("zhushu.xiangyin.t02", "主人揖，降。賓降，立于階西，當序，東面。", "主人將與介為禮，賓謙，不敢居堂上。", rite="鄉飲酒禮")
+    assert "立于階西" in texts("主人揖降以後，賓降立在哪裡？", hit(u, 0.9))[0]
+
+
+def test_an_overlapping_run_that_adds_the_parallel_half_widens_the_answer():
+    u = unit(
+        "zhushu.xiangyin.t03",
+        "乃合樂周南關雎。",
+        "鄉樂者，風也。小雅為諸侯之樂。鄉飲酒升歌小雅，禮盛者可以進取也。燕合鄉樂，禮輕者可以逮下也。",
+        rite="鄉飲酒禮",
+    )
+    got = texts("鄉飲酒禮升歌小雅，燕禮合鄉樂，何以異？", hit(u, 0.9))
+    assert any("禮盛者可以進取也。燕合鄉樂，禮輕者可以逮下也。" in t for t in got)
+
+
+def test_a_unit_of_another_rite_yields_to_the_rite_asked_about():
+    yan = unit("zhushu.yan.t04", "主人洗爵。", "洗爵，致潔敬也。")
+    xiang = unit("zhushu.xiangyin.t04", "主人洗爵。", "洗爵，示潔也。", rite="鄉飲酒禮")
+    got = texts("鄉飲酒禮主人為什麼洗爵？", hit(yan, 0.9), hit(xiang, 0.89))
+    assert got[0] == "洗爵，示潔也。"
+
+
+def test_the_commentary_on_the_jing_asked_about_wins_when_ranked_second():
+    off = unit("zhushu.xiangyin.t05", "賓辭，主人對。", "對，答也。辭主人之酒。", rite="鄉飲酒禮")
+    on = unit("zhushu.xiangyin.t06", "介受獻，祭，不嚌肺，不啐酒。", "不嚌啐，下賓。", rite="鄉飲酒禮")
+    got = texts("介受獻，何以不嚌肺、不啐酒？", hit(off, 0.9), hit(on, 0.8))
+    assert got[0] == "不嚌啐，下賓。"

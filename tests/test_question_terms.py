@@ -1,0 +1,47 @@
+"""qa.question_terms: the words a question is matched on, their weights, and what kind of question it is."""
+
+from __future__ import annotations
+
+from qa.query import analyze
+from qa.question_terms import _is_gloss_of, query_terms
+
+
+def test_gloss_patterns_of_an_asked_term():
+    t = query_terms(analyze("陔何義？"))
+    assert _is_gloss_of("陔，陔夏也。", t)
+    assert _is_gloss_of("陔之言戒也，終日燕飲。", t)
+    assert not _is_gloss_of("降席，席西也。", t)  # a gloss, but not of what was asked
+    t = query_terms(analyze("揖是什麼？"))
+    assert _is_gloss_of("推手曰揖，引手曰厭。", t)
+
+
+def test_a_one_character_gloss_inside_a_longer_phrase_is_not_asked_unless_a_meaning_is():
+    # 「序」 in 「旅酬之序」 means order: the gloss of 序 as a wall answers nothing
+    assert not _is_gloss_of("東西牆謂之序。", query_terms(analyze("旅酬之序若何？")))
+    assert _is_gloss_of("東西牆謂之序。", query_terms(analyze("序是什麼意思？")))
+
+
+def test_quoted_terms_and_corpus_words_in_english_lead():
+    t = query_terms(analyze("放酒壺的「斯禁」是什麼器物？"))
+    assert t.weights["禁"] > t.weights["壶"]
+    e = query_terms(analyze("What does 媵觚 mean?"))
+    assert e.meaning and e.weights["觚"] > 1.0
+
+
+def test_kinds_of_question_are_recognised():
+    assert query_terms(analyze("賓為什麼說旨？")).why
+    assert query_terms(analyze("Why does the guest praise the wine?")).why
+    assert query_terms(analyze("旨是什麼意思？")).meaning
+    assert query_terms(analyze("介降，立于哪里？")).where
+    assert query_terms(analyze("Where does the 介 stand?")).where
+    assert query_terms(analyze("笙有幾人？")).count
+    plain = query_terms(analyze("主人獻賓"))
+    assert not (plain.why or plain.meaning or plain.where or plain.count)
+
+
+def test_two_named_rites_are_terms_one_is_only_a_scope():
+    both = query_terms(analyze("鄉飲酒禮升歌小雅，燕禮合鄉樂，何以異？"))
+    assert both.rites == {"xiangyin", "yan"}
+    assert "燕" in both.weights and "饮酒" in both.weights
+    one = query_terms(analyze("燕禮中卿為什麼沒有俎？"))
+    assert one.rites == {"yan"} and "燕" not in one.weights
