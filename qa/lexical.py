@@ -120,6 +120,7 @@ class LexicalIndex:
         self.weights = sparse.csc_matrix(weights)  # passages × terms, BM25 weight of each term in each passage
         self.idf = np.asarray(idf, dtype=np.float32)
         self.meta = meta
+        self._term_idf: dict[str, float] | None = None
         self.rites = np.array([rite_of(p.unit_id) for p in passages])
         self.layers = np.array([p.layer for p in passages])
         self.layer_names, self.layer_index = np.unique(self.layers, return_inverse=True)
@@ -132,6 +133,12 @@ class LexicalIndex:
             unit_of_group[g] = units.setdefault(unit_id, len(units))
         self.unit_of_group = unit_of_group
         self.n_units = len(units)
+
+    def term_idf(self) -> dict[str, float]:
+        """Token → its BM25 idf over passages (for weighing terms elsewhere, e.g. qa.rerank)."""
+        if self._term_idf is None:
+            self._term_idf = {t: float(self.idf[i]) for t, i in self.vocab.items()}
+        return self._term_idf
 
     @property
     def n_passages(self) -> int:

@@ -353,7 +353,11 @@ def analyze(text: str, *, max_chars: int = 2000, history: Sequence[str] = ()) ->
 
     core = " ".join(core_parts)
     core_cjk = "".join(p for p in core_parts if not p.isascii())
-    expansions_t = tuple(t for t in dict.fromkeys(expansions) if t not in core_cjk)
+    # An expansion the question already says is dropped; but a one-character term (工) inside a
+    # longer modern word (樂工) is not "said": as its own word it matches the corpus's 工.
+    expansions_t = tuple(
+        t for t in dict.fromkeys(expansions) if t not in core_parts and not (len(t) > 1 and t in core_cjk)
+    )
 
     context: tuple[str, ...] = ()
     recent = [h for h in history if isinstance(h, str) and clean(h).strip()][-MAX_HISTORY_TURNS:]

@@ -201,9 +201,11 @@ class Retriever:
 
     def batch_search(self, queries: Sequence["str | Query"], k: int | None = None) -> list[list[Hit]]:
         from .fusion import fuse, weights_for
+        from .rerank import rerank
 
         k = k or self.settings.k
         qs = [as_query(q, self.settings) for q in queries]
+        idf = self.data.lexical.term_idf()
         lexical = self.lexical.rank_units(qs)
         dense = self.dense.rank_units(qs)
         results = []
@@ -212,17 +214,18 @@ class Retriever:
                 "lexical": [(self.units[u].id, s) for u, s, _ in lex.units],
                 "dense": [(self.units[u].id, s) for u, s, _ in den.units],
             }
-            fused = fuse(rankings, weights_for(q))[:k]
+            by_id = {u.id: u for u in (self.units[i] for i, _, _ in (*lex.units, *den.units))}
+            fused = rerank(q, [(by_id[u], s) for u, s in fuse(rankings, weights_for(q))], idf)[:k]
             lex_ps = {self.units[u].id: ps for u, _, ps in lex.units}
             den_ps = {self.units[u].id: ps for u, _, ps in den.units}
             top_unit = self.units[lex.units[0][0]] if lex.units else None
             signals = Signals(coverage=unit_coverage(q, top_unit), dense=den.top)
             low = self.calibration.low_confidence(signals)
-            by_id = {u.id: u for u in (self.units[i] for i, _, _ in (*lex.units, *den.units))}
             hits = []
-            for unit_id, score in fused:
+            for unit, score in fused:
+                unit_id = unit.id
                 matches = self.lexical.matches(lex_ps.get(unit_id, [])) + self.dense.matches(den_ps.get(unit_id, []))
-                hits.append(Hit(by_id[unit_id], float(score), matches, low))
+                hits.append(Hit(unit, float(score), matches, low))
             results.append(hits)
         return results
 

@@ -108,3 +108,10 @@ def test_real_questions_are_not_low_confidence(real_retriever, question):
 @pytest.mark.parametrize("noise", NOISE + ["今天天氣很好"])
 def test_real_corpus_noise_is_low_confidence(real_retriever, noise):
     assert all(h.low_confidence for h in real_retriever.search(noise, 3))
+
+
+@pytest.mark.parametrize("history", [["賓為什麼說旨？"], ["賓為什麼說旨？ 告旨"], ["why does the guest say 旨?"]])
+def test_follow_up_new_subject_leads(real_retriever, history):
+    """「那介呢？」 after the 告旨 question: the unit where the 介 does not 告旨 comes first, not the 賓's."""
+    hits = real_retriever.search(analyze("那介呢？", history=history), 5)
+    assert "不告旨" in hits[0].unit.jing and "介" in hits[0].unit.jing, [h.unit.jing[:16] for h in hits]

@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 
 STATIC_NAME = "static-corpus"
 #: Bump when tokenization or training changes: manifests record it and the index rebuilds.
-STATIC_VERSION = 1
+STATIC_VERSION = 2
 STATIC_ID = f"{STATIC_NAME}/v{STATIC_VERSION}"
 
 DIM = 256
@@ -48,6 +48,8 @@ UNK = "[UNK]"
 #: A bigram enters the vocabulary when it occurs in at least this many passages.
 MIN_BIGRAM_DF = 2
 EPOCHS = 5
+#: Glossary pairs: each modern/English word → at most this many 經 passages holding its corpus term.
+GLOSSARY_PASSAGES = 4
 BATCH = 256
 LEARNING_RATE = 0.02
 #: Cosine similarities are multiplied by this before the softmax (the MNRL default).
@@ -132,6 +134,31 @@ def training_pairs(passages: Sequence, rng: np.random.Generator) -> tuple[list[s
     return anchors, positives, groups
 
 
+def glossary_pairs(passages: Sequence, rng: np.random.Generator) -> tuple[list[str], list[str]]:
+    """(word, 經) pairs from the bilingual glossary: a modern or English word → 經 passages that use its corpus term.
+
+    So the dense side learns the question's own words (guest, 喝, 脫鞋), not only the
+    glossary terms the query adds for them.
+    """
+    from ..lexicon import glossary
+
+    g = glossary()
+    jing = [p for p in passages if p.layer == "jing"]
+    entries = [(" ".join(words), terms) for words, terms in g.english.items()]
+    entries += list(g.chinese.items())
+    anchors: list[str] = []
+    positives: list[str] = []
+    for key, terms in sorted(entries):
+        holding = [p.norm for p in jing if any(t in p.norm for t in terms)]
+        if not holding:
+            continue
+        picks = rng.choice(len(holding), size=min(GLOSSARY_PASSAGES, len(holding)), replace=False)
+        for i in sorted(int(x) for x in picks):
+            anchors.append(key)
+            positives.append(holding[i])
+    return anchors, positives
+
+
 def train_static(passages: Sequence, out_dir: Path, *, dim: int = DIM, epochs: int = EPOCHS, seed: int = SEED) -> Path:
     """Train the static-corpus model on ``passages`` (qa.passages.Passage) and save it to ``out_dir``."""
     import torch
@@ -140,8 +167,13 @@ def train_static(passages: Sequence, out_dir: Path, *, dim: int = DIM, epochs: i
     if not passages:
         raise EncoderError("cannot train static-corpus: the corpus has no passages")
     rng = np.random.default_rng(seed)
-    vocab = build_vocab([p.norm for p in passages])
     anchors, positives, groups = training_pairs(passages, rng)
+    g_anchors, g_positives = glossary_pairs(passages, rng)
+    # glossary pairs form their own groups: each is a negative only for the others
+    groups += list(range(max(groups, default=0) + 1, max(groups, default=0) + 1 + len(g_anchors)))
+    anchors += g_anchors
+    positives += g_positives
+    vocab = build_vocab([p.norm for p in passages] + g_anchors)
     a_ids = [_ids(t, vocab) for t in anchors]
     p_ids = [_ids(t, vocab) for t in positives]
     group_arr = np.asarray(groups)

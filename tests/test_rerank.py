@@ -1,0 +1,56 @@
+"""qa.rerank: the second stage re-orders fused units by what their own text holds, on hand-made units."""
+
+from __future__ import annotations
+
+from qa.query import analyze
+from qa.rerank import DEPTH, rerank, share
+from qa.units import LemmaUnit
+
+
+def unit(uid: str, jing: str, zhu: str = "") -> LemmaUnit:
+    return LemmaUnit(id=uid, work="儀禮注疏", rite="鄉飲酒禮", source="t.txt", lines=(1, 1), section="經", jing=jing, zhu=zhu)
+
+
+BIN_GAOZHI = unit("zhushu.xiangyin.1", "降席，坐奠爵，拜，告旨，執爵，興。", "旨，美也。")
+JIE_GAOZHI = unit("zhushu.xiangyin.2", "介升席自北方，祭如賓禮，不嚌肺，不啐酒，不告旨。")
+JIE_ONLY = unit("zhushu.xiangyin.3", "主人以介揖讓升，拜如賓禮。")
+YAN_UNIT = unit("zhushu.yan.1", "賓升自西階，告旨。")
+
+
+def test_share_weighs_rare_terms_more():
+    assert share({"宾", "旨"}, "宾升") == 0.5
+    assert share({"宾", "旨"}, "宾升", {"宾": 1.0, "旨": 3.0}) == 0.25
+    assert share(set(), "anything") == 0.0
+
+
+def test_plain_question_keeps_fused_order_and_scores_without_bonuses():
+    q = analyze("告旨")
+    fused = [(BIN_GAOZHI, 0.08), (JIE_GAOZHI, 0.05)]
+    out = rerank(q, fused)
+    assert [u.id for u, _ in out] == [BIN_GAOZHI.id, JIE_GAOZHI.id]
+
+
+def test_follow_up_puts_the_new_subject_first():
+    q = analyze("那介呢？", history=["賓為什麼說旨？"])
+    assert q.context  # the previous question's terms are carried
+    fused = [(BIN_GAOZHI, 0.09), (JIE_ONLY, 0.08), (JIE_GAOZHI, 0.05)]
+    idf = {"宾": 0.5, "旨": 3.0, "介": 1.5}  # 賓 is on every page, 旨 rare (as in the real index)
+    order = [u.id for u, _ in rerank(q, fused, idf)]
+    # the old subject alone falls below both units about 介; the one in the old situation leads
+    assert order == [JIE_GAOZHI.id, JIE_ONLY.id, BIN_GAOZHI.id]
+
+
+def test_named_rite_is_preferred():
+    q = analyze("燕禮告旨")
+    assert q.rites == ("yan",)
+    out = rerank(q, [(BIN_GAOZHI, 0.08), (YAN_UNIT, 0.075)])
+    assert out[0][0].id == YAN_UNIT.id
+
+
+def test_only_the_head_is_reordered_and_the_tail_keeps_its_scores():
+    q = analyze("那介呢？", history=["賓為什麼說旨？"])
+    filler = [(unit(f"zhushu.xiangyin.f{i}", "主人答拜。"), 1.0 - i / 100) for i in range(DEPTH)]
+    tail = [(JIE_GAOZHI, 0.001)]
+    out = rerank(q, filler + tail)
+    assert out[-1] == tail[0] and len(out) == DEPTH + 1
+    assert rerank(q, []) == []
