@@ -45,6 +45,10 @@ UNIGRAM_WEIGHT = 0.35
 WORD_CHAR_WEIGHT = 1.0
 #: Glossary expansions and follow-up context count less than the question's own words.
 EXPANSION_WEIGHT = 0.6
+#: In an English question the glossary terms are its content words in the corpus's script (guest → 賓):
+#: they weigh almost as its own words (corpus words it types itself weigh more). Measured: dev English
+#: MRR 0.693 → 0.705, held-out English evidence-in-answer 0.714 → 0.857, nothing lost elsewhere.
+ENGLISH_EXPANSION_WEIGHT = 0.8
 CONTEXT_WEIGHT = 0.35
 #: A passage is scored in the context of its lemma unit: its own BM25 plus this share of the best
 #: match in each *other* layer of the same unit (a 注 that glosses the asked term counts for more
@@ -91,7 +95,7 @@ def query_weights(query: Query) -> dict[str, float]:
                 weights[tok] = min(MAX_QUERY_TOKEN_WEIGHT, weights.get(tok, 0.0) + w * scale)
 
     add(query.segments, 1.0)
-    add(query.expansions, EXPANSION_WEIGHT)
+    add(query.expansions, ENGLISH_EXPANSION_WEIGHT if query.lang == "en" else EXPANSION_WEIGHT)
     add(getattr(query, "context", ()), CONTEXT_WEIGHT)
     return weights
 

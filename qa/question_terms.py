@@ -28,6 +28,9 @@ EXPANSION_WEIGHT = 0.6
 FOCUS_WEIGHT = 2.0
 #: Weight of the rites a question contrasts (「鄉飲酒禮…，燕禮卻…」), relative to its own words.
 RITE_WEIGHT = 0.7
+#: Strength of a gloss of the first character of an asked compound (旅 of 旅酬), and of another part of it.
+HEAD_GLOSS = 0.75
+PART_GLOSS = 0.5
 #: Function characters that carry no topic on their own (normalized forms).
 _STOP_CHARS = frozenset("之乎者也而以其于为不所曰云亦则故此是的了吗呢吧么什怎样何谓义那")
 _QUOTED = re.compile(r"[「『“\"《]([^」』”\"》]+)[」』”\"》]")
@@ -55,6 +58,9 @@ class QueryTerms:
     count: bool = False  # the question asks how many
     #: rite ids the question names: units of another rite answer it less well
     rites: frozenset[str] = frozenset()
+    #: what a what-is question asks about: the question's own CJK runs (or, in an English
+    #: question without any, its glossary terms)
+    asked: tuple[str, ...] = ()
 
 
 def _cjk_runs(norm: str) -> list[str]:
@@ -99,6 +105,7 @@ def query_terms(query: "Query") -> QueryTerms:
         where=any(w in asked for w in _WHERE),
         count=any(w in asked for w in _COUNT),
         rites=frozenset(rites),
+        asked=tuple(dict.fromkeys(own or expanded)),
     )
 
 
@@ -121,23 +128,49 @@ def _asked(term: str, terms: QueryTerms) -> bool:
     return bool(term) and len(term) <= 4 and any(term in p for p in terms.phrases)
 
 
-def _is_gloss_of(text: str, terms: QueryTerms) -> bool:
-    """A gloss of something the question names: 「X，Y也」, 「X者，Y也」, 「X，猶Y」,
-    「X謂Y」, 「X之言Y也」, or 「Y曰X」."""
+def _glossed_term(text: str, terms: QueryTerms) -> str:
+    """The asked term a sentence glosses (normalized), or "": 「X，Y也」, 「X者，Y也」, 「X，猶Y」,
+    「X，謂Y」, 「X之言Y也」, or 「Y曰X」."""
     norm = normalize(text)
     m = re.match(r"(.{1,4}?)之言", norm)
     if m and _asked(m.group(1), terms):
-        return True
+        return m.group(1)
     for clause in re.split(r"[，,。；]", text):
         m = re.search(r"[曰謂为為]之?([^曰謂为為之]{1,3})$", clause)  # 推手曰揖
         if m and len(normalize(clause)) <= 8 and _asked(normalize(m.group(1)), terms):
-            return True
+            return normalize(m.group(1))
     head = re.split(r"[，,：:]", text, maxsplit=1)[0]
     head_norm = normalize(re.sub(r"者$", "", head))
     if head == text or not _asked(head_norm, terms):
-        return False
+        return ""
     rest = normalize(text[len(head) :])
-    return rest.endswith("也") or rest.startswith(("犹", "谓", "言")) or "谓" in rest[:3]
+    return head_norm if rest.endswith("也") or rest.startswith(("犹", "谓", "言")) or "谓" in rest[:3] else ""
 
 
-__all__ = ["QueryTerms", "query_terms"]
+def _is_gloss_of(text: str, terms: QueryTerms) -> bool:
+    """A gloss of something the question names (see ``_glossed_term``)."""
+    return bool(_glossed_term(text, terms))
+
+
+def gloss_strength(text: str, terms: QueryTerms) -> float:
+    """How fully a sentence glosses what the question asks: 1.0 for a whole asked term (「樂正，…也」
+    for 樂正), its share of the asked term for a part of it (「正，長也」 for 樂正: 0.5); 0.0 for no gloss.
+
+    The asked terms are the question's own runs (its expansions only when it has none, as in
+    an English question): so a gloss of the whole word asked outranks one of its characters.
+    """
+    x = _glossed_term(text, terms)
+    if not x:
+        return 0.0
+    asked = terms.asked or terms.phrases
+    within = [p for p in asked if x in p]
+    if not within:
+        return PART_GLOSS
+    whole = min(within, key=len)
+    if x == whole:
+        return 1.0
+    # the first character names what kind of thing a compound is (旅 of 旅酬: 「旅，序也」)
+    return HEAD_GLOSS if whole.startswith(x) else max(PART_GLOSS, len(x) / len(whole))
+
+
+__all__ = ["QueryTerms", "gloss_strength", "query_terms"]

@@ -9,6 +9,10 @@ constants (no learned weights):
   alone (賓…告旨) falls below one about the new subject in the old situation (介…不告旨);
 * **named rites** (鄉飲酒禮, 燕禮, "the banquet"): a unit of the named rite is preferred over
   the dense side's units of another rite (the lexical side already prefers them);
+* **definitions** (what is / 何謂 / 什麼意思 / 是什麼): a unit whose 注 (or 析疑, less its 疏)
+  glosses the asked term — 「旅，序也」, 「X者，…也」, 「X，謂…」 — is what the question asks for;
+  a gloss of the whole asked word (樂正) counts fully, of one of its characters (正) by its share
+  (see :func:`qa.question_terms.gloss_strength`);
 * **terms in the 經**: a unit whose 經 holds the query's rarer words is what the question is
   about; a unit that only quotes them in a long 疏 is not (a small bonus, see ``JING_BONUS``).
 
@@ -17,12 +21,14 @@ The result keeps the fused order (and scores) for everything below ``DEPTH``.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from .normalize import normalize
 
 if TYPE_CHECKING:  # pragma: no cover
     from .query import Query
+    from .question_terms import QueryTerms
     from .units import LemmaUnit
 
 #: How many fused units are re-ordered (deeper ones keep their order, after these).
@@ -34,6 +40,9 @@ FOLLOW_CONTEXT = 0.6
 RITE_BONUS = 0.15
 #: Weight of a term the lexical index does not know (it occurs nowhere: rare by definition).
 DEFAULT_IDF = 5.0
+#: Definition questions: a unit glossing the asked term gains this much × the gloss strength × its layer's weight.
+GLOSS_BONUS = 0.3
+GLOSS_LAYERS: Mapping[str, float] = {"zhu": 1.0, "xiyi": 0.8, "shu": 0.5}
 #: Share of the query's terms found in the unit's 經 (not only its commentary) adds this much.
 JING_BONUS = 0.2
 
@@ -61,6 +70,22 @@ def share(terms: set[str], text: str, idf: Mapping[str, float] | None = None) ->
     return sum(v for t, v in w.items() if t in text) / total if total > 0 else 0.0
 
 
+def gloss_score(unit: "LemmaUnit", terms: "QueryTerms") -> float:
+    """The strongest gloss of an asked term in ``unit``'s commentary, by layer weight (0.0: none)."""
+    from .question_terms import gloss_strength
+
+    best = 0.0
+    texts = [("zhu", unit.zhu), ("xiyi", unit.xiyi), *(("shu", p.text) for p in unit.shu)]
+    for layer, text in texts:
+        weight = GLOSS_LAYERS.get(layer, 0.0)
+        if not text or weight <= best:
+            continue
+        for sentence in re.split(r"(?<=[。；？！])", text):
+            if sentence.strip():
+                best = max(best, weight * gloss_strength(sentence.strip(), terms))
+    return best
+
+
 def rite_of(unit_id: str) -> str:
     """The rite id of a unit id (work.rite.sequence)."""
     parts = unit_id.split(".")
@@ -81,6 +106,10 @@ def rerank(query: "Query", fused: Sequence[tuple["LemmaUnit", float]],
     own = _terms((*query.segments, *query.expansions))
     context = _terms(query.context) - own if query.context else set()
     rites = tuple(query.rites)
+    from .question_terms import query_terms
+
+    terms = query_terms(query) if GLOSS_BONUS else None
+    meaning = terms is not None and terms.meaning
     rescored: list[tuple[LemmaUnit, float, int]] = []
     for rank, (unit, score) in enumerate(head):
         s = score / top
@@ -90,6 +119,8 @@ def rerank(query: "Query", fused: Sequence[tuple["LemmaUnit", float]],
         if rites:
             rite = rite_of(unit.id)
             s += RITE_BONUS if rite == rites[0] else RITE_BONUS / 2 if rite in rites[1:] else 0.0
+        if meaning:
+            s += GLOSS_BONUS * gloss_score(unit, terms)
         if JING_BONUS and own:
             s += JING_BONUS * share(own, normalize(unit.jing), idf)
         rescored.append((unit, s, rank))
@@ -99,4 +130,4 @@ def rerank(query: "Query", fused: Sequence[tuple["LemmaUnit", float]],
     return [(u, s * top) for u, s, _ in rescored] + tail
 
 
-__all__ = ["rerank", "share", "DEPTH", "FOLLOW_OWN", "FOLLOW_CONTEXT", "RITE_BONUS", "JING_BONUS"]
+__all__ = ["rerank", "share", "DEPTH", "FOLLOW_OWN", "FOLLOW_CONTEXT", "RITE_BONUS", "JING_BONUS", "GLOSS_BONUS", "gloss_score"]

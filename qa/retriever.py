@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
-from .confidence import Calibration, Signals, unit_coverage
+from .confidence import Calibration, Signals, ritual_share
 from .settings import Settings
 from .units import LemmaUnit
 
@@ -132,9 +132,8 @@ class _PassageRetriever:
         return results
 
     def signals(self, query: "Query", ranking: _UnitRanking) -> Signals:
-        """What decides ``low_confidence``: how much of the query the best unit covers (+ the dense score)."""
-        top_unit = self.units[ranking.units[0][0]] if ranking.units else None
-        return Signals(coverage=unit_coverage(query, top_unit), dense=None)
+        """What decides ``low_confidence``: how much of the query is ritual vocabulary (+ the dense score)."""
+        return Signals(ritual=ritual_share(query, self.data.lexical.term_idf()), dense=None)
 
 
 class LexicalRetriever(_PassageRetriever):
@@ -165,8 +164,7 @@ class DenseRetriever(_PassageRetriever):
         return [[(int(i), float(s)) for s, i in zip(srow, irow) if i >= 0] for srow, irow in zip(scores, ids)]
 
     def signals(self, query: "Query", ranking: _UnitRanking) -> Signals:
-        top_unit = self.units[ranking.units[0][0]] if ranking.units else None
-        return Signals(coverage=unit_coverage(query, top_unit), dense=ranking.top)
+        return Signals(ritual=ritual_share(query, self.data.lexical.term_idf()), dense=ranking.top)
 
 
 class Retriever:
@@ -177,7 +175,7 @@ class Retriever:
         self.data = data
         self.units: tuple[LemmaUnit, ...] = data.units
         self.manifest: dict[str, Any] = data.manifest
-        self.calibration = Calibration.from_manifest(data.manifest)
+        self.calibration = Calibration.for_index(data, settings)
         self.lexical = LexicalRetriever(data, settings, self.calibration)
         self.dense = DenseRetriever(data, settings, self.calibration)
 
@@ -218,8 +216,7 @@ class Retriever:
             fused = rerank(q, [(by_id[u], s) for u, s in fuse(rankings, weights_for(q))], idf)[:k]
             lex_ps = {self.units[u].id: ps for u, _, ps in lex.units}
             den_ps = {self.units[u].id: ps for u, _, ps in den.units}
-            top_unit = self.units[lex.units[0][0]] if lex.units else None
-            signals = Signals(coverage=unit_coverage(q, top_unit), dense=den.top)
+            signals = Signals(ritual=ritual_share(q, idf), dense=den.top)
             low = self.calibration.low_confidence(signals)
             hits = []
             for unit, score in fused:

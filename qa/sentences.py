@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .normalize import normalize
-from .question_terms import QueryTerms, _is_gloss_of, query_terms
+from .question_terms import QueryTerms, gloss_strength, query_terms
 from .units import LemmaUnit
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -203,8 +203,9 @@ def _score(
         inherit = WHY_JING_INHERIT if terms.why else JING_INHERIT
         coverage += inherit * _coverage(_norm(c.unit.jing), weights)
     bonus = 0.0
-    if coverage and any(_is_gloss_of(t, terms) for t in c.sentences):
-        bonus += MEANING_GLOSS_BONUS if terms.meaning else GLOSS_BONUS
+    gloss = max((gloss_strength(t, terms) for t in c.sentences), default=0.0) if coverage else 0.0
+    if gloss:  # a gloss of the whole word asked (樂正) counts fully, one of one of its characters (正) less
+        bonus += (MEANING_GLOSS_BONUS if terms.meaning else GLOSS_BONUS) * gloss
     if any(c.norm in m or (len(c.norm) >= 4 and m and c.norm[:4] in m) for m in matched):
         bonus += PASSAGE_BONUS
     if coverage and terms.why and c.layer != "jing" and any(_explains(_norm(t), c.layer) for t in c.sentences):
@@ -237,7 +238,7 @@ def _layer_prior(layer: str, terms: QueryTerms) -> float:
     if layer == "jing":
         if terms.where or terms.count:
             return PLACE_JING_PRIOR
-        if terms.why:
+        if terms.why or terms.meaning:  # the 經 states the act; its reason or meaning is in the commentary
             return WHY_JING_PRIOR
     return LAYER_PRIOR.get(layer, 0.5)
 

@@ -169,3 +169,18 @@ def test_original_characters_are_kept_in_evidence():
     a = compose_answer(analyze("宾为何告旨"), [hit(GAOZHI, 0.9)])
     assert all(e.text in (GAOZHI.zhu + GAOZHI.shu_text + GAOZHI.jing) for e in a.evidence)
     assert "賓" in a.text
+
+
+def test_a_definition_answers_with_the_gloss_not_a_sentence_naming_the_term():
+    jing_only = LemmaUnit(id="xiyi.yan.t01", work="仪礼析疑", rite="燕禮", source="x.txt", lines=(1, 2), section="經",
+                          jing="賓以旅酬於西階上", xiyi="公卿先受酬而後獻何也")
+    gloss = LemmaUnit(id="zhushu.xiangyin.t04", work="儀禮注疏", rite="鄉飲酒禮", source=SRC, lines=(3, 4), section="經",
+                      jing="司正升相旅", zhu="旅，序也。於是介酬眾賓，眾賓又以次序相酬。")
+    a = compose_answer(analyze("What is 旅酬?"), [hit(jing_only, 0.9), hit(gloss, 0.88)])
+    assert a.evidence[0].text.startswith("旅，序也。")
+    part = LemmaUnit(id="zhushu.xiangyin.t05", work="儀禮注疏", rite="鄉飲酒禮", source=SRC, lines=(5, 6), section="經",
+                     jing="樂正告于賓", zhu="正，長也。")
+    whole = LemmaUnit(id="zhushu.yan.t06", work="儀禮注疏", rite="燕禮", source=SRC, lines=(7, 8), section="經",
+                      jing="樂正先升", zhu="樂正，於天子樂師也。凡樂，掌其序事。")
+    a = compose_answer(analyze("樂正是什麼官"), [hit(part, 0.9), hit(whole, 0.85)])
+    assert a.evidence[0].text.startswith("樂正，於天子樂師也。")

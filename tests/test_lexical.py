@@ -194,3 +194,15 @@ def test_known_lemmas_on_the_real_corpus(real, question, jing):
     unit = best_unit(real, question)
     texts = [p.text for p in passages if p.unit_id == unit and p.layer == "jing"]
     assert any(jing in t for t in texts)
+
+
+def test_english_glossary_terms_weigh_as_the_questions_own_words():
+    from qa.lexical import ENGLISH_EXPANSION_WEIGHT, EXPANSION_WEIGHT, WORD_CHAR_WEIGHT, query_weights
+    from qa.query import analyze
+
+    en = analyze("Why does the guest bow?")
+    assert en.lang == "en" and "宾" in en.expansions
+    assert query_weights(en)["宾"] == WORD_CHAR_WEIGHT * ENGLISH_EXPANSION_WEIGHT
+    zh = analyze("客人為什麼拜？")
+    if "宾" in zh.expansions and "宾" not in zh.segments:  # a modern word the glossary maps
+        assert query_weights(zh)["宾"] == WORD_CHAR_WEIGHT * EXPANSION_WEIGHT

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from qa.query import analyze
-from qa.question_terms import _is_gloss_of, query_terms
+from qa.question_terms import HEAD_GLOSS, PART_GLOSS, _is_gloss_of, gloss_strength, query_terms
 
 
 def test_gloss_patterns_of_an_asked_term():
@@ -45,3 +45,14 @@ def test_two_named_rites_are_terms_one_is_only_a_scope():
     assert "燕" in both.weights and "饮酒" in both.weights
     one = query_terms(analyze("燕禮中卿為什麼沒有俎？"))
     assert one.rites == {"yan"} and "燕" not in one.weights
+
+
+def test_gloss_strength_whole_term_head_and_part():
+    t = query_terms(analyze("What is 旅酬?"))
+    assert t.meaning and t.asked == ("旅酬",)
+    assert gloss_strength("旅酬，旅序相酬也。", t) == 1.0
+    assert gloss_strength("旅，序也。", t) == HEAD_GLOSS  # the first character names the kind of drinking
+    assert gloss_strength("酬，勸酒也。", t) == PART_GLOSS
+    assert gloss_strength("賓以旅酬於西階上。", t) == 0.0  # names the term, glosses nothing
+    t = query_terms(analyze("樂正是什麼官"))
+    assert gloss_strength("樂正，於天子樂師也。", t) == 1.0 > gloss_strength("正，長也。", t) > 0

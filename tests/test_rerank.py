@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from qa.query import analyze
-from qa.rerank import DEPTH, rerank, share
+from qa.question_terms import query_terms
+from qa.rerank import DEPTH, gloss_score, rerank, share
 from qa.units import LemmaUnit
 
 
@@ -54,3 +55,25 @@ def test_only_the_head_is_reordered_and_the_tail_keeps_its_scores():
     out = rerank(q, filler + tail)
     assert out[-1] == tail[0] and len(out) == DEPTH + 1
     assert rerank(q, []) == []
+
+
+LYUCHOU_JING = unit("zhushu.xiangyin.4", "賓以旅酬於西階上。")
+LYU_GLOSS = unit("zhushu.xiangyin.5", "司正升相旅。", "旅，序也。於是介酬眾賓。")
+YUE_ZHENG_PART = unit("zhushu.xiangyin.6", "樂正告于賓。", "正，長也。")
+YUE_ZHENG_WHOLE = unit("zhushu.yan.2", "樂正先升。", "樂正，於天子樂師也。")
+
+
+def test_definition_question_prefers_the_unit_glossing_the_asked_term():
+    for question in ("What is 旅酬?", "何謂旅酬", "旅酬是什麼意思"):
+        out = rerank(analyze(question), [(LYUCHOU_JING, 0.08), (LYU_GLOSS, 0.079)])
+        assert out[0][0].id == LYU_GLOSS.id, question
+    # not a definition question: no gloss bonus, the fused order stays
+    out = rerank(analyze("賓以旅酬於西階上"), [(LYUCHOU_JING, 0.08), (LYU_GLOSS, 0.079)])
+    assert out[0][0].id == LYUCHOU_JING.id
+
+
+def test_a_gloss_of_the_whole_term_beats_one_of_its_characters():
+    t = query_terms(analyze("樂正是什麼官"))
+    assert gloss_score(YUE_ZHENG_WHOLE, t) == 1.0 and gloss_score(YUE_ZHENG_PART, t) == 0.5
+    out = rerank(analyze("樂正是什麼官"), [(YUE_ZHENG_PART, 0.08), (YUE_ZHENG_WHOLE, 0.075)])
+    assert out[0][0].id == YUE_ZHENG_WHOLE.id

@@ -115,3 +115,9 @@ def test_follow_up_new_subject_leads(real_retriever, history):
     """「那介呢？」 after the 告旨 question: the unit where the 介 does not 告旨 comes first, not the 賓's."""
     hits = real_retriever.search(analyze("那介呢？", history=history), 5)
     assert "不告旨" in hits[0].unit.jing and "介" in hits[0].unit.jing, [h.unit.jing[:16] for h in hits]
+
+
+@pytest.mark.parametrize("question, gloss", [("What is 旅酬?", "旅，序也"), ("樂正是什麼官", "樂正，於天子樂師也")])
+def test_definition_question_finds_the_gloss(real_retriever, question, gloss):
+    hits = real_retriever.search(question, 3)
+    assert any(gloss in h.unit.zhu for h in hits), [h.unit.id for h in hits]

@@ -1,0 +1,94 @@
+"""qa.confidence: off-topic questions in four languages are low-confidence; real ones, even one word, are not."""
+
+from __future__ import annotations
+
+import pytest
+
+from qa.confidence import (
+    CALIBRATION_VERSION,
+    RITUAL_MIN,
+    Calibration,
+    Signals,
+    noise_queries,
+    offtopic_questions,
+    ritual_share,
+)
+from qa.query import analyze
+
+# Off-topic questions that are NOT in qa/data/offtopic.tsv (the calibration list): the rule must generalize.
+OFF_TOPIC = [
+    "How do I install Python?",
+    "What is the capital of France?",
+    "今天天氣怎麼樣",
+    "股票怎么买",
+    "如何安装Python",
+    "我想买一部手机",
+    "Who painted the Mona Lisa?",
+    "北京到上海有多远",
+    "怎么做红烧肉",
+    "美國總統是誰",
+]
+RITUAL = ["旨", "何謂旅酬", "What is 旅酬?", "介", "樂正是什麼官", "脫鞋是什么意思", "鄉飲酒禮", "why does the guest say 旨?",
+          "主人酬賓的時候，為什麼要自己先把酒喝了？"]
+
+
+def test_calibration_list_is_disjoint_from_the_tested_questions():
+    listed = set(offtopic_questions())
+    assert len(listed) >= 40 and not listed & set(OFF_TOPIC)
+
+
+def test_rule_on_hand_written_signals():
+    c = Calibration(dense_min=0.8)
+    assert not c.low_confidence(Signals(ritual=RITUAL_MIN, dense=0.0))
+    assert c.low_confidence(Signals(ritual=RITUAL_MIN - 0.01, dense=0.5))
+    assert not c.low_confidence(Signals(ritual=0.3, dense=0.85))  # a paraphrase the dense side vouches for
+    assert c.low_confidence(Signals(ritual=0.0, dense=0.99))  # but never a question with no ritual word
+    assert c.low_confidence(Signals(ritual=None, dense=None))
+
+
+def test_old_manifest_calibration_is_not_trusted():
+    assert Calibration.from_manifest({"confidence": {"dense_min": 0.3}}) is None
+    c = Calibration.from_manifest({"confidence": {"version": CALIBRATION_VERSION, "dense_min": 0.7, "ritual_min": 0.4}})
+    assert c == Calibration(dense_min=0.7, ritual_min=0.4)
+
+
+def test_ritual_share_weighs_unknown_words_most():
+    idf = {"安": 0.5, "旨": 4.0, "旅": 3.0, "酬": 2.0, "旅酬": 5.0, "装": 5.0}
+    assert ritual_share(analyze("旨"), idf) == 1.0
+    assert ritual_share(analyze("何謂旅酬"), idf) == 1.0
+    assert ritual_share(analyze("如何安装Python"), idf) < RITUAL_MIN  # 安装 and python are not the corpus's words
+    assert ritual_share(analyze("asdf"), idf) == 0.0
+    assert ritual_share(analyze("脫鞋"), idf) == 1.0  # the glossary knows 脫鞋 (→ 說屨)
+
+
+def test_named_rite_alone_is_on_topic():
+    assert ritual_share(analyze("鄉飲酒禮"), {"乡": 1.0}) == 1.0
+
+
+def test_noise_is_deterministic():
+    assert noise_queries() == noise_queries() and len(noise_queries()) == 180
+
+
+# ── the real corpus with the default encoder ────────────────────────────────────────
+
+
+def test_manifest_carries_the_calibration(real_retriever):
+    c = real_retriever.manifest["confidence"]
+    assert c["version"] == CALIBRATION_VERSION and c["noise_ritual_above_min"] == 0
+    assert c["noise_queries"] == len(noise_queries()) + len(offtopic_questions())
+
+
+@pytest.mark.parametrize("question", OFF_TOPIC)
+def test_off_topic_modern_questions_are_low_confidence(real_retriever, question):
+    assert all(h.low_confidence for h in real_retriever.search(question, 3))
+
+
+@pytest.mark.parametrize("question", RITUAL)
+def test_short_and_real_ritual_questions_stay_confident(real_retriever, question):
+    assert not real_retriever.search(question, 3)[0].low_confidence
+
+
+def test_calibration_questions_are_low_confidence(real_retriever):
+    confident = [q for q, hits in zip(offtopic_questions(), real_retriever.batch_search(list(offtopic_questions()), 1))
+                 if not hits[0].low_confidence]
+    assert not confident
