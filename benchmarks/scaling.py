@@ -4,7 +4,8 @@ For each size, in its own process (so peak memory is that size's alone):
 - lexical: the project's ``LexicalIndex`` over the synthetic units' passages (up to ``--lexical-max``
   units: above that generating and indexing the text does not fit the time budget here);
 - dense: exact FAISS (``IndexFlatIP``) against the approximate index the project switches to
-  above its size threshold (``qa.dense``), recall@10 of approximate vs exact. Passage vectors:
+  above its size threshold (``qa.dense``: IVF-Flat), recall@10 of approximate vs exact for
+  several ``nprobe`` values (one build serves them all: nprobe is a query-time knob). Passage vectors:
   up to ``--embed-limit`` passages are embedded with the project's real encoder, the rest are
   synthesized from them (see :mod:`benchmarks.synth`), so what is measured is the index, not
   the encoder; the encoder's own throughput is measured on the sample and reported.
@@ -72,42 +73,17 @@ def exact_index(vectors: np.ndarray):
     return DenseIndex.build(vectors, ann_threshold=len(vectors) + 1)
 
 
-def project_approx(vectors: np.ndarray, args: argparse.Namespace):
+def project_approx(vectors: np.ndarray, nprobe: int):
     """The approximate index the project switches to above its threshold (qa.dense, forced on)."""
-    from qa import dense
+    from qa.dense import DenseIndex
 
-    kw = {"ef_construction": args.ef_construction} if args.ef_construction else {}
-    idx = dense.DenseIndex.build(vectors, ann_threshold=0, **kw)
-    efc = kw.get("ef_construction", getattr(dense, "HNSW_EF_CONSTRUCTION", "?"))
-    return idx, f"qa.dense {idx.kind} (M={getattr(dense, 'HNSW_M', '?')}, efC={efc}, efS={getattr(dense, 'HNSW_EF_SEARCH', '?')})"
+    return DenseIndex.build(vectors, ann_threshold=0, nprobe=nprobe)
 
 
-class IVFIndex:
-    """Raw FAISS IVF-Flat (inner product), the alternative to HNSW that builds in seconds.
-
-    nlist = √n (the low end of FAISS's advice): k-means and assignment cost n·nlist·d, which
-    at 3M vectors is what 2 cores can do in a minute or two; recall is bought back with nprobe.
-    """
-
-    def __init__(self, vectors: np.ndarray, nprobe: int) -> None:
-        import faiss
-
-        n, d = vectors.shape
-        self.nlist = max(1, int(np.sqrt(n)))
-        self.index = faiss.IndexIVFFlat(faiss.IndexFlatIP(d), d, self.nlist, faiss.METRIC_INNER_PRODUCT)
-        rng = np.random.default_rng(0)
-        train = vectors[rng.choice(n, size=min(n, 64 * self.nlist), replace=False)]
-        self.index.train(train)
-        self.index.add(vectors)
-        self.index.nprobe = nprobe
-
-    def search(self, queries: np.ndarray, k: int):
-        return self.index.search(queries, k)
-
-    def save(self, path: Path) -> None:
-        import faiss
-
-        faiss.write_index(self.index, str(path))
+def _approx_label(idx) -> str:
+    if idx.kind == "ivf":
+        return f"qa.dense ivf (nlist={idx.index.nlist}, nprobe={idx.index.nprobe})"
+    return f"qa.dense {idx.kind}"
 
 
 def _search_each(index, queries: np.ndarray, k: int, threads: int = 1) -> tuple[np.ndarray, list[float]]:
@@ -199,26 +175,17 @@ def child(n_units: int, args: argparse.Namespace) -> dict[str, Any]:
         (tmp / "exact.faiss").unlink()
         exact_result, times = _search_each(exact, queries, K)
         out.update({f"exact_{k}": v for k, v in latency_summary(times).items()})
-        _, times = _search_each(exact, queries, K, threads=os.cpu_count() or 1)
+        _, times = _search_each(exact.index, queries, K, threads=os.cpu_count() or 1)  # raw FAISS: its own threading
         out["exact_p50_ms_all_threads"] = latency_summary(times)["p50_ms"]
         del exact
 
         out["approx"] = []
         if "project" in args.approx:
-            if n_vec <= args.project_approx_max:
-                with Timer() as t:
-                    idx, kind = project_approx(vectors, args)
-                out["approx"].append(_measure_approx(idx, kind, t.seconds, queries, exact_result, tmp))
-                del idx
-            else:
-                out["approx"].append({"kind": "qa.dense HNSW", "skipped": f"{n_vec} vectors > --project-approx-max"})
-        if "ivf" in args.approx:
             with Timer() as t:
-                idx = IVFIndex(vectors, args.nprobe[0])
+                idx = project_approx(vectors, args.nprobe[0])
             for nprobe in args.nprobe:  # nprobe is a query-time knob: one build serves every value
                 idx.index.nprobe = nprobe
-                out["approx"].append(_measure_approx(idx, f"faiss IVF-Flat (nlist={idx.nlist}, nprobe={nprobe})",
-                                                     t.seconds, queries, exact_result, tmp))
+                out["approx"].append(_measure_approx(idx, _approx_label(idx), t.seconds, queries, exact_result, tmp))
             del idx
         out["peak_rss_mb"] = peak_rss_mb()
         return out
@@ -297,11 +264,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--questions", type=Path, default=DEV_QUESTIONS, help="query texts")
     ap.add_argument("--embed-limit", type=int, default=50_000, help="passages embedded with the real encoder per size")
     ap.add_argument("--lexical-max", type=int, default=100_000, help="largest size that gets synthetic text + BM25")
-    ap.add_argument("--approx", default="project,ivf", help="approximate indexes to measure: project (qa.dense), ivf")
-    ap.add_argument("--project-approx-max", type=int, default=400_000,
-                    help="largest vector count the project's HNSW is built for (its build is slow on 2 cores)")
-    ap.add_argument("--nprobe", default="8,16,32", help="IVF nprobe values to measure")
-    ap.add_argument("--ef-construction", type=int, default=0, help="override qa.dense's HNSW build beam")
+    ap.add_argument("--approx", default="project", help="approximate indexes to measure: project (qa.dense IVF) or none")
+    ap.add_argument("--nprobe", default="8,16,32,64", help="IVF nprobe values to measure (the project's default is 32)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--child", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--json", action="store_true", help="print the JSON only")
@@ -315,9 +279,7 @@ def main(argv: list[str] | None = None) -> int:
     for n in (int(s) for s in args.sizes.split(",") if s.strip()):
         child_args = ["-m", "benchmarks.scaling", "--child", str(n), "--questions", str(args.questions),
                       "--embed-limit", str(args.embed_limit), "--lexical-max", str(args.lexical_max),
-                      "--approx", args.approx, "--project-approx-max", str(args.project_approx_max),
-                      "--nprobe", ",".join(map(str, args.nprobe)), "--seed", str(args.seed),
-                      "--ef-construction", str(args.ef_construction)]
+                      "--approx", args.approx, "--nprobe", ",".join(map(str, args.nprobe)), "--seed", str(args.seed)]
         row = run_child(child_args, env={"OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS", str(os.cpu_count()))})
         rows.append(row)
         print(json.dumps(row, ensure_ascii=False), file=sys.stderr)

@@ -50,6 +50,9 @@ PASSAGES = "passages.jsonl"
 DENSE = "dense.faiss"
 LEXICAL = "lexical"
 ENCODER = "encoder"
+#: Every name an index directory holds. A directory with nothing else in it is ours even
+#: without its manifest (a damaged index), so a rebuild may replace it.
+OWN_NAMES = frozenset({MANIFEST, UNITS, PASSAGES, DENSE, LEXICAL, ENCODER})
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +156,7 @@ def _reusable_vectors(settings: Settings, enc_id: str) -> dict[str, np.ndarray]:
             return {}
         rows = _read_jsonl(settings.index_dir / PASSAGES)
         dense = DenseIndex.load(settings.index_dir / DENSE)
-        vectors = dense.index.reconstruct_n(0, len(dense))
+        vectors = dense.vectors()
     except (QAError, OSError, RuntimeError, ValueError):  # ValueError: undecodable bytes in a damaged file
         return {}
     if len(rows) != len(vectors):
@@ -186,6 +189,8 @@ def build_index(settings: Settings, *, corpus: Corpus | None = None) -> Path:
     corpus = corpus if corpus is not None else load_corpus(settings.seeds_dir)
     if not corpus.units:
         raise IndexStoreError(f"{settings.seeds_dir}: the corpus has no lemma units; nothing to index")
+    if target.exists():
+        _check_replaceable(target)  # fail before the work, not after it
     enc_id = encoder_id(settings.model)
     reuse = _reusable_vectors(settings, enc_id)
     try:
@@ -199,7 +204,7 @@ def build_index(settings: Settings, *, corpus: Corpus | None = None) -> Path:
         _write_jsonl(tmp / PASSAGES, (p.to_dict() for p in passages))
         encoder = load_encoder(settings.model, settings=settings, corpus=corpus, cache_dir=tmp / ENCODER)
         vectors = _encode_passages(encoder, passages, reuse)
-        dense = DenseIndex.build(vectors, ann_threshold=settings.ann_threshold, ef_search=settings.hnsw_ef_search)
+        dense = DenseIndex.build(vectors, ann_threshold=settings.ann_threshold, nprobe=settings.ivf_nprobe)
         dense.save(tmp / DENSE)
         lexical = LexicalIndex.build(passages)
         (tmp / LEXICAL).mkdir()
@@ -225,13 +230,31 @@ def build_index(settings: Settings, *, corpus: Corpus | None = None) -> Path:
     return target
 
 
+def _check_replaceable(target: Path, *, warn: bool = True) -> None:
+    """Refuse to replace ``target`` unless it is an index (whole, or damaged: only index files) or empty."""
+    fix = "choose another --index-dir (QA_INDEX_DIR) or remove it"
+    if not target.is_dir():
+        raise IndexStoreError(f"{target} exists and is not a directory; refusing to replace it: {fix}")
+    if (target / MANIFEST).is_file():
+        return
+    names = sorted(p.name for p in target.iterdir())
+    foreign = [n for n in names if n not in OWN_NAMES]
+    if foreign:
+        shown = ", ".join(foreign[:3]) + (", …" if len(foreign) > 3 else "")
+        raise IndexStoreError(
+            f"{target} exists and is not an index directory (it holds {shown}); refusing to replace it: {fix}"
+        )
+    if names and warn:
+        log.warning("%s has no %s but holds only index files (%s): replacing it as a damaged index",
+                    target, MANIFEST, ", ".join(names))
+
+
 def _swap_into_place(tmp: Path, target: Path) -> None:
     """Replace ``target`` with ``tmp`` by renames (the old index stays whole until the new one is in place)."""
     old = None
     try:
         if target.exists():
-            if not (target / MANIFEST).exists() and any(target.iterdir()):
-                raise IndexStoreError(f"{target} exists and is not an index directory; refusing to replace it")
+            _check_replaceable(target, warn=False)  # checked (and logged) before the build; re-checked for a race
             old = target.with_name(f".{target.name}.old-{os.getpid()}-{time.time_ns()}")
             os.rename(target, old)
         os.rename(tmp, target)
@@ -258,7 +281,7 @@ def _open(directory: Path, manifest: dict[str, Any], settings: Settings) -> Inde
             raise IndexStoreError(f"{path}: does not match the manifest (truncated or changed)")
     units = tuple(LemmaUnit.from_dict(d) for d in _read_jsonl(directory / UNITS))
     passages = tuple(Passage.from_dict(d) for d in _read_jsonl(directory / PASSAGES))
-    dense = DenseIndex.load(directory / DENSE, ef_search=settings.hnsw_ef_search)
+    dense = DenseIndex.load(directory / DENSE, nprobe=settings.ivf_nprobe)
     if len(dense) != len(passages):
         raise IndexStoreError(f"{directory / DENSE}: {len(dense)} vectors for {len(passages)} passages")
     try:
@@ -297,7 +320,13 @@ def load_index(settings: Settings, *, build: bool | None = None) -> IndexData:
     except IndexStoreError as exc:
         manifest, why = None, str(exc)
     else:
-        why = "no index yet" if manifest is None else "; ".join(stale_reasons(manifest, expected))
+        if manifest is not None:
+            why = "; ".join(stale_reasons(manifest, expected))
+        elif directory.exists():
+            _check_replaceable(directory, warn=False)  # a directory that is not ours: say so, build nothing
+            why = f"{MANIFEST} missing (damaged index)" if any(directory.iterdir()) else "no index yet"
+        else:
+            why = "no index yet"
     if manifest is not None and not why:
         try:
             return _open(directory, manifest, settings)

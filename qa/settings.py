@@ -41,10 +41,11 @@ class Settings:
     #: Device for sentence-transformers models ("cpu", "cuda", ...); None lets the library choose.
     device: str | None = None
     # --- retrieval core (added by the retriever-core helper) ---
-    #: Dense index: exact FAISS IndexFlatIP below this many passages, HNSW (approximate) above.
+    #: Dense index: exact FAISS IndexFlatIP below this many passages, IVF-Flat (approximate) above.
     ann_threshold: int = 50_000
-    #: HNSW query beam (efSearch); 128 keeps recall@10 vs exact search ≥ 0.95.
-    hnsw_ef_search: int = 128
+    #: IVF lists searched per query (QA_IVF_NPROBE); 32 keeps recall@10 vs exact search ≥ 0.95
+    #: from 10k to 1M units (benchmarks/README.md). Higher: more accurate, proportionally slower.
+    ivf_nprobe: int = 32
     #: Build the index automatically on first use when it is missing or stale.
     auto_build: bool = True
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from qa.dense import DenseIndex, brute_force
+from qa.dense import IVF_NPROBE, DenseIndex, brute_force, ivf_nlist
 from qa.encoders.base import l2_normalize
 from qa.errors import IndexStoreError
 
@@ -42,16 +42,52 @@ def test_exact_matches_brute_force():
     assert np.allclose(scores, bscores, atol=1e-5)
 
 
-def test_hnsw_recall_against_brute_force():
-    rng = np.random.default_rng(1)
-    vectors = l2_normalize(rng.normal(size=(3000, 32)))
-    queries = l2_normalize(rng.normal(size=(50, 32)))
+def _recall(ids: np.ndarray, exact: np.ndarray) -> float:
+    return float(np.mean([len(set(a) & set(b)) / len(b) for a, b in zip(ids.tolist(), exact.tolist())]))
+
+
+@pytest.mark.parametrize("n", [3000, 5000])
+def test_ivf_recall_against_brute_force(n):
+    rng = np.random.default_rng(n)
+    # clustered, like real embeddings (uniform random vectors in 32 dims have no structure to index)
+    centers = rng.normal(size=(60, 32))
+    vectors = l2_normalize(centers[rng.integers(0, 60, n)] + 0.6 * rng.normal(size=(n, 32)))
+    queries = l2_normalize(centers[rng.integers(0, 60, 64)] + 0.6 * rng.normal(size=(64, 32)))
     index = DenseIndex.build(vectors, ann_threshold=1000)
-    assert index.kind == "hnsw"
-    _, ids = index.search(queries, 10)
+    assert index.kind == "ivf" and len(index) == n
+    assert index.index.nlist == ivf_nlist(n) > 1 and index.index.nprobe == IVF_NPROBE
     _, bids = brute_force(vectors, queries, 10)
-    recall = np.mean([len(set(a) & set(b)) / 10 for a, b in zip(ids.tolist(), bids.tolist())])
-    assert recall >= 0.95
+    _, batched = index.search(queries, 10)  # one call, all threads
+    assert _recall(batched, bids) >= 0.95
+    single = np.vstack([index.search(q, 10)[1] for q in queries])  # one at a time, one thread
+    assert np.array_equal(single, batched)
+    # fewer lists probed: approximate for real, so the test above is not vacuous
+    assert _recall(DenseIndex(index.index, nprobe=1).search(queries, 10)[1], bids) < 0.95
+
+
+def test_ivf_nlist_grows_with_root_n_and_keeps_enough_training_points():
+    assert ivf_nlist(1) == 1 and ivf_nlist(100) == 2
+    assert ivf_nlist(1_000_000) == 2000
+    assert all(n // ivf_nlist(n) >= 39 for n in (1000, 5000, 50_000) if ivf_nlist(n) > 1)
+
+
+def test_small_batches_search_on_one_thread_and_restore_the_setting():
+    faiss = pytest.importorskip("faiss")
+    seen = []
+
+    class Probe:  # a FAISS index stand-in that records the thread count it is searched with
+        d, ntotal = 3, 5
+
+        def search(self, q, k):
+            seen.append(faiss.omp_get_max_threads())
+            return np.zeros((len(q), k), np.float32), np.zeros((len(q), k), np.int64)
+
+    before = faiss.omp_get_max_threads()
+    index = DenseIndex(Probe())
+    index.search(VECTORS[:1], 2)
+    index.search(np.repeat(VECTORS, 4, axis=0), 2)  # 20 queries: FAISS's own threading
+    assert seen == [1, before]
+    assert faiss.omp_get_max_threads() == before
 
 
 def test_short_index_pads_results():
@@ -69,9 +105,10 @@ def test_dimension_mismatch_is_refused():
 def test_save_load_roundtrip(tmp_path, threshold):
     index = DenseIndex.build(VECTORS, ann_threshold=threshold)
     index.save(tmp_path / "dense.faiss")
-    loaded = DenseIndex.load(tmp_path / "dense.faiss", ef_search=64)
-    assert loaded.kind == index.kind and len(loaded) == 5
+    loaded = DenseIndex.load(tmp_path / "dense.faiss", nprobe=4)
+    assert loaded.kind == index.kind == ("flat" if threshold > 5 else "ivf") and len(loaded) == 5
     assert np.array_equal(loaded.search(VECTORS, 2)[1], index.search(VECTORS, 2)[1])
+    assert np.allclose(loaded.vectors(), VECTORS)  # what index_store reuses across builds
 
 
 def test_truncated_or_garbled_file_is_a_clear_error(tmp_path):

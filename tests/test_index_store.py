@@ -137,9 +137,51 @@ def test_refuses_to_replace_a_directory_that_is_not_an_index(tmp_path, seeds):
     target = tmp_path / "precious"
     target.mkdir()
     (target / "thesis.txt").write_text("do not delete")
-    with pytest.raises(IndexStoreError, match="not an index directory"):
-        build_index(make_settings(target, seeds_dir=seeds))
+    # an index's own files beside it do not make it an index: the foreign file still protects it
+    (target / "units.jsonl").write_text("")
+    for attempt in (lambda: build_index(make_settings(target, seeds_dir=seeds)),
+                    lambda: load_index(make_settings(target, seeds_dir=seeds))):
+        with pytest.raises(IndexStoreError, match="not an index directory") as info:
+            attempt()
+        msg = str(info.value)
+        assert "thesis.txt" in msg and "--index-dir" in msg and "remove" in msg and "\n" not in msg
     assert (target / "thesis.txt").read_text() == "do not delete"
+    assert sorted(p.name for p in target.iterdir()) == ["thesis.txt", "units.jsonl"]
+    file_target = tmp_path / "a-file"
+    file_target.write_text("keep")
+    with pytest.raises(IndexStoreError, match="not a directory.*--index-dir"):
+        build_index(make_settings(file_target, seeds_dir=seeds))
+    assert file_target.read_text() == "keep"
+
+
+def test_index_without_its_manifest_is_rebuilt_as_damaged(built, caplog):
+    (built.index_dir / "manifest.json").unlink()
+    with pytest.raises(IndexStoreError, match="manifest.json missing.*qa build"):
+        load_index(built, build=False)
+    with caplog.at_level(logging.WARNING, logger="qa.index_store"):
+        data = load_index(built)
+    assert "manifest.json missing" in caplog.text and "replacing it as a damaged index" in caplog.text
+    assert len(data.dense) == len(data.passages) > 0
+    assert read_manifest(built.index_dir)["counts"]["passages"] == len(data.passages)
+
+
+def test_cli_build_force_rebuilds_an_index_without_its_manifest(built, capsys):
+    (built.index_dir / "manifest.json").unlink()
+    (built.index_dir / "dense.faiss").unlink()  # any subset of the index's own files
+    args = ["--seeds-dir", str(built.seeds_dir), "--index-dir", str(built.index_dir), "--model", "hashing",
+            "build", "--force"]
+    assert qa_main(args) == 0
+    assert "built" in capsys.readouterr().out
+    load_index(built, build=False)  # whole and current again
+
+
+def test_large_corpus_gets_an_ivf_index_that_survives_a_reload(tmp_path, seeds):
+    settings = make_settings(tmp_path / "index", seeds_dir=seeds).replace(ann_threshold=1, ivf_nprobe=3)
+    build_index(settings)
+    assert read_manifest(settings.index_dir)["dense_kind"] == "ivf"
+    data = load_index(settings, build=False)
+    assert data.dense.kind == "ivf" and data.dense.index.nprobe == 3
+    assert len(data.dense) == len(data.passages)
 
 
 def test_unchanged_text_is_not_embedded_again(built, caplog):

@@ -116,13 +116,8 @@ def test_damaged_index_is_rebuilt_on_next_start(env, target: str, how: str):
     assert paths, f"{target} not in the index"
     for p in paths:
         damage(p, how)
-    try:
-        r = load(seeds, index)
-    except IndexStoreError as exc:
-        # allowed only where rebuilding could destroy a directory that is not ours: the error must say where
-        assert target == "manifest.json" and how == "delete", f"{target} {how}: not rebuilt: {exc}"
-        assert "\n" not in str(exc) and str(index) in str(exc)
-        return
+    # every case rebuilds, a deleted manifest too: the directory holds only the index's own files
+    r = load(seeds, index)
     assert_healthy(r)
     # the rebuilt index is whole again: a second start opens it without rebuilding
     manifest = json.loads((index / "manifest.json").read_text(encoding="utf-8"))
