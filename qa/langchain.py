@@ -19,7 +19,6 @@ if TYPE_CHECKING:
 
 def _langchain_core():
     try:
-        import langchain_core.retrievers  # noqa: F401
         from langchain_core.documents import Document
         from langchain_core.retrievers import BaseRetriever
     except ImportError:

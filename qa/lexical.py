@@ -5,7 +5,12 @@ spans punctuation, see :func:`qa.query.split_segments`), plus English words as w
 tokens. Scoring is BM25 with length normalization against the average length *of the
 passage's layer* and a per-layer weight, so a short 注 gloss of the asked term outranks a
 long 疏 piece that only quotes it. The per-passage term weights are computed once at build
-time (as bm25s does) and kept as a sparse matrix; a query is one sparse dot product.
+time (as bm25s does) and kept as a term-major (CSC) sparse matrix, so a query touches only
+the postings of its own terms; the per-layer weights, hints and unit context are then applied
+only to units whose upper bound can reach the top k (exact: same results as scoring every
+passage), and the top k is a partition, never a sort of the corpus.
+Building tokenizes with ``str.translate`` and numpy over chunks of passages (no per-token
+Python objects), which is what makes a million-unit corpus buildable in minutes and a few GiB.
 
 Saved as named files in a directory: ``meta.json``, ``vocab.json`` and the CSC matrix as
 ``weights.data.npy`` / ``weights.indices.npy`` / ``weights.indptr.npy``. No pickle.
@@ -17,14 +22,14 @@ import hashlib
 import json
 import logging
 import math
-from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 import numpy as np
 
 from .errors import IndexStoreError
-from .query import Query, split_segments
+from .lexical_build import B, BUILD_CHUNK, K1, bm25_weights, codes, passage_tokens, segment_tokens
+from .query import Query
 
 if TYPE_CHECKING:  # pragma: no cover
     from .passages import Passage
@@ -33,9 +38,6 @@ log = logging.getLogger(__name__)
 
 #: Bump when tokens or weights change: a saved index of another version is refused.
 FORMAT_VERSION = 2
-#: BM25 term-frequency saturation and length normalization.
-K1 = 1.2
-B = 0.75
 #: Per-layer weights: the 經 and 注 are what a question is about; a 疏 piece often only quotes them.
 LAYER_WEIGHTS: Mapping[str, float] = {"jing": 1.0, "zhu": 1.0, "shu": 0.8, "xiyi": 0.6, "notes": 0.6}
 #: Query-side token weights: a bigram is a word-sized match; a lone character of a longer word is weak.
@@ -63,18 +65,6 @@ LAYER_HINT_BOOST = 1.7
 MAX_QUERY_TOKEN_WEIGHT = 2.0
 
 _FILES = ("meta.json", "vocab.json", "idf.npy", "weights.data.npy", "weights.indices.npy", "weights.indptr.npy")
-
-
-def segment_tokens(segment: str) -> list[str]:
-    """Tokens of one segment: an English word as itself; a CJK run's characters and bigrams."""
-    if segment.isascii():
-        return [segment]
-    return list(segment) + [segment[i : i + 2] for i in range(len(segment) - 1)]
-
-
-def passage_tokens(text: str) -> list[str]:
-    """All tokens of a passage's original text (normalized, split at punctuation)."""
-    return [t for seg in split_segments(text) for t in segment_tokens(seg)]
 
 
 def query_weights(query: Query) -> dict[str, float]:
@@ -114,6 +104,39 @@ def passages_digest(passages: Sequence["Passage"]) -> str:
     return h.hexdigest()
 
 
+#: Search first scores the units of the PRUNE_FIRST × k passages with the best raw BM25, for the threshold that skips the rest.
+PRUNE_FIRST = 20
+
+
+def _run_starts(a: np.ndarray) -> np.ndarray:
+    """Boolean mask of where a new run of equal values begins in ``a``."""
+    mask = np.empty(a.size, dtype=bool)
+    if a.size:
+        mask[0] = True
+        np.not_equal(a[1:], a[:-1], out=mask[1:])
+    return mask
+
+
+def top_k(ids: np.ndarray | None, scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The ``k`` best (id, score), best first, ties by id (``ids`` None: positions); never a sort of all of ``scores``.
+
+    A threshold from a strided sample first: the k-th best of a subset is at most the k-th best
+    of the whole, so everything at or above it is kept and the result is exact.
+    """
+    if scores.size > 64 * k:
+        sample = scores[:: max(1, int(math.sqrt(scores.size / k)))]
+        if sample.size > k:
+            keep = np.flatnonzero(scores >= np.partition(sample, sample.size - k)[sample.size - k])
+            ids, scores = (keep if ids is None else ids[keep]), scores[keep]
+    if ids is None:
+        ids = np.arange(scores.size)
+    if scores.size > k:
+        keep = np.flatnonzero(scores >= -np.partition(-scores, k - 1)[k - 1])
+        ids, scores = ids[keep], scores[keep]
+    order = np.lexsort((ids, -scores))[:k]
+    return ids[order], scores[order]
+
+
 class LexicalIndex:
     """BM25 over passages; ``search`` returns (passage index, score) pairs, best first."""
 
@@ -125,18 +148,31 @@ class LexicalIndex:
         self.idf = np.asarray(idf, dtype=np.float32)
         self.meta = meta
         self._term_idf: dict[str, float] | None = None
-        self.rites = np.array([rite_of(p.unit_id) for p in passages])
-        self.layers = np.array([p.layer for p in passages])
-        self.layer_names, self.layer_index = np.unique(self.layers, return_inverse=True)
-        # (unit, layer) group of each passage, for the unit-context term
-        groups: dict[tuple[str, str], int] = {}
-        self.group = np.array([groups.setdefault((p.unit_id, p.layer), len(groups)) for p in passages], dtype=np.int64)
-        units: dict[str, int] = {}
-        unit_of_group = np.zeros(len(groups), dtype=np.int64)
-        for (unit_id, _), g in groups.items():
-            unit_of_group[g] = units.setdefault(unit_id, len(units))
-        self.unit_of_group = unit_of_group
-        self.n_units = len(units)
+        n = len(passages)
+        self.layer_names, self.layer_index = codes((p.layer for p in passages), n)
+        self.layer_index = self.layer_index.astype(np.int8)
+        unit_ids, unit = codes((p.unit_id for p in passages), n)
+        self.rite_names, rite_of_unit = codes((rite_of(u) for u in unit_ids), len(unit_ids))
+        self.rite_code = rite_of_unit[unit].astype(np.int32) if n else np.zeros(0, dtype=np.int32)
+        self.n_units = len(unit_ids)
+        # (unit, layer) group of each passage, numbered in order of first appearance, for the unit context.
+        # make_passages keeps each unit's layers together: then groups and units are runs, and a query
+        # works on its matching passages alone (see _with_unit_context); otherwise on the whole corpus.
+        pair = unit * len(self.layer_names) + self.layer_index
+        new_group = _run_starts(pair)
+        self.contiguous = int(new_group.sum()) == np.unique(pair).size and int(_run_starts(unit).sum()) == self.n_units
+        if self.contiguous:
+            self.group = np.cumsum(new_group) - 1
+            self.unit_of_group = unit[new_group]
+            self.unit_run = np.cumsum(_run_starts(unit)) - 1  # intp: what bincount reads without a copy
+            self.unit_starts = np.append(np.flatnonzero(_run_starts(unit)), n)  # passages of unit run u: [u], [u + 1]
+        else:
+            groups: dict[tuple[str, str], int] = {}
+            self.group = np.array([groups.setdefault((p.unit_id, p.layer), len(groups)) for p in passages], dtype=np.int64)
+            self.unit_of_group = np.zeros(len(groups), dtype=np.int64)
+            code = {u: i for i, u in enumerate(unit_ids)}
+            for (unit_id, _), g in groups.items():
+                self.unit_of_group[g] = code[unit_id]
 
     def term_idf(self) -> dict[str, float]:
         """Token → its BM25 idf over passages (for weighing terms elsewhere, e.g. qa.rerank)."""
@@ -149,75 +185,133 @@ class LexicalIndex:
         return int(self.weights.shape[0])
 
     @classmethod
-    def build(cls, passages: Sequence["Passage"]) -> "LexicalIndex":
+    def build(cls, passages: Sequence["Passage"], chunk: int = BUILD_CHUNK) -> "LexicalIndex":
         """Index ``passages`` (positions in the sequence are the ids ``search`` returns)."""
-        from scipy import sparse
-
-        vocab: dict[str, int] = {}
-        rows: list[int] = []
-        cols: list[int] = []
-        tfs: list[float] = []
-        lengths = np.zeros(len(passages), dtype=np.float64)
-        for d, p in enumerate(passages):
-            tokens = passage_tokens(p.text)
-            lengths[d] = sum(1 for t in tokens if len(t) == 1 or t.isascii())
-            for tok, tf in Counter(tokens).items():
-                rows.append(d)
-                cols.append(vocab.setdefault(tok, len(vocab)))
-                tfs.append(tf)
-        n = len(passages)
-        counts = sparse.csr_matrix((np.asarray(tfs, dtype=np.float64), (rows, cols)), shape=(n, max(len(vocab), 1)))
-        df = np.bincount(np.asarray(cols, dtype=np.int64), minlength=counts.shape[1]).astype(np.float64)
-        idf = np.log1p((n - df + 0.5) / (df + 0.5))
-        layers = [p.layer for p in passages]
-        avgdl: dict[str, float] = {}
-        for layer in set(layers):
-            mask = np.array([lay == layer for lay in layers])
-            avgdl[layer] = float(lengths[mask].mean()) or 1.0
-        norm_len = np.array([lengths[d] / avgdl[layers[d]] for d in range(n)])
-        coo = counts.tocoo()
-        tf = coo.data
-        denom = tf + K1 * (1.0 - B + B * norm_len[coo.row])
-        data = idf[coo.col] * tf * (K1 + 1.0) / denom
-        weights = sparse.csc_matrix((data.astype(np.float32), (coo.row, coo.col)), shape=counts.shape)
+        vocab, weights, idf, avgdl = bm25_weights(passages, chunk)
         meta = {
             "format_version": FORMAT_VERSION,
-            "n_passages": n,
+            "n_passages": len(passages),
             "n_terms": len(vocab),
             "k1": K1,
             "b": B,
             "avgdl": avgdl,
             "passages_digest": passages_digest(passages),
         }
-        log.info("lexical index: %d passages, %d terms", n, len(vocab))
-        return cls(sorted(vocab, key=vocab.__getitem__), weights, idf, meta, passages)
+        return cls(vocab, weights, idf, meta, passages)
 
-    def scores(self, query: Query) -> np.ndarray:
-        """The BM25 score of every passage for ``query`` (zeros when nothing matches)."""
+    def _raw_bm25(self, query: Query) -> np.ndarray | None:
+        """Σ query weight × BM25 weight of every passage (None when no query term is indexed)."""
         qw = query_weights(query)
         ids = [self.vocab[t] for t in qw if t in self.vocab]
         if not ids:
-            return np.zeros(self.n_passages, dtype=np.float32)
+            return None
         vec = np.array([qw[t] for t in qw if t in self.vocab], dtype=np.float32)
-        # Layer weights apply at query time, so tuning them needs no rebuild.
+        try:
+            from scipy.sparse._sparsetools import csc_matvec
+        except ImportError:  # pragma: no cover - a scipy without it: slicing copies the columns, same sums
+            return np.asarray(self.weights[:, ids] @ vec).ravel()
+        # Column by column over views of the postings (no copy), in the order a sliced matrix's
+        # product would add them, so the float32 sums are the same to the last bit.
+        w, n = self.weights, self.n_passages
+        out = np.zeros(n, dtype=np.float32)
+        for j, x in zip(ids, vec):
+            a, b = int(w.indptr[j]), int(w.indptr[j + 1])
+            csc_matvec(n, 1, np.array([0, b - a], dtype=w.indptr.dtype), w.indices[a:b], w.data[a:b], np.array([x], dtype=np.float32), out)
+        return out
+
+    def _multipliers(self, query: Query) -> tuple[np.ndarray, list[int], list[int]]:
+        """Per-layer weights (applied at query time, so tuning them needs no rebuild), rite and layer-hint codes."""
         layer_weights = np.array([LAYER_WEIGHTS.get(str(n), 1.0) for n in self.layer_names], dtype=np.float32)
-        scores = np.asarray(self.weights[:, ids] @ vec).ravel() * layer_weights[self.layer_index]
-        rites = getattr(query, "rites", ())
-        if rites and self.rites.size:
+        rites = [self.rite_names.index(r) if r in self.rite_names else -1 for r in getattr(query, "rites", ())]
+        layers = [self.layer_names.index(x) for x in getattr(query, "layers", ()) if x in self.layer_names]
+        return layer_weights, rites, layers
+
+    def _weigh(self, query: Query, raw: np.ndarray, hit: np.ndarray) -> np.ndarray:
+        """Scores of the passages ``hit`` (raw > 0): BM25 × layer weight × rite and commentator hints."""
+        layer_weights, rites, layers = self._multipliers(query)
+        scores = raw[hit] * layer_weights[self.layer_index[hit]]
+        if rites and hit.size:
+            code = self.rite_code[hit]
             boost = np.ones_like(scores)
             for rite in rites[1:]:
-                boost[self.rites == rite] = RITE_BOOST_OTHER
-            boost[self.rites == rites[0]] = RITE_BOOST
+                boost[code == rite] = RITE_BOOST_OTHER
+            boost[code == rites[0]] = RITE_BOOST
             scores = scores * boost
-        layers = getattr(query, "layers", ())
-        if layers and self.layers.size:
-            scores = scores * np.where(np.isin(self.layers, layers), LAYER_HINT_BOOST, 1.0)
-        return self._in_unit_context(scores)
+        if getattr(query, "layers", ()) and hit.size:
+            scores = scores * np.where(np.isin(self.layer_index[hit], layers), LAYER_HINT_BOOST, 1.0)
+        return scores
 
-    def _in_unit_context(self, scores: np.ndarray) -> np.ndarray:
-        """Add UNIT_CONTEXT_WEIGHT × the best score of each other layer of the passage's unit."""
+    def _matching(self, query: Query) -> tuple[np.ndarray, np.ndarray]:
+        """(ids, scores) of all passages that match ``query``, ids ascending (before the unit context)."""
+        raw = self._raw_bm25(query)
+        if raw is None:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
+        hit = np.flatnonzero(raw)  # BM25 weights and query weights are positive: nonzero is a match
+        return hit, self._weigh(query, raw, hit)
+
+    def _unit_bounds(self, query: Query, raw: np.ndarray) -> np.ndarray:
+        """An upper bound of the final score of any passage of each unit (units as runs of passages).
+
+        A passage scores s_p + c·Σ best of the other layers ≤ (1 − c)·best + c·U (U: Σ best of each
+        layer) ≤ (max(1 − c, 0) + c)·Σ s over its unit (c = UNIT_CONTEXT_WEIGHT), and s ≤ raw × the
+        largest multiplier the query can give; the slack covers float32 rounding.
+        """
+        layer_weights, rites, layers = self._multipliers(query)
+        weights = raw
+        if layers:  # a hinted layer's passages weigh LAYER_HINT_BOOST× the others: bound per passage
+            hint = layer_weights * np.where(np.isin(np.arange(layer_weights.size), layers), LAYER_HINT_BOOST, 1.0)
+            weights = raw * hint.astype(np.float32)[self.layer_index]
+            top = 1.0
+        else:
+            top = float(layer_weights.max())
+        total = np.bincount(self.unit_run, weights=weights, minlength=self.unit_starts.size - 1)  # sequential float64
+        if rites:
+            unit_rite = self.rite_code[self.unit_starts[:-1]]
+            boost = np.ones(total.size)
+            boost[np.isin(unit_rite, rites[1:])] = RITE_BOOST_OTHER
+            boost[unit_rite == rites[0]] = RITE_BOOST
+            total *= boost
+        c = UNIT_CONTEXT_WEIGHT
+        return total * ((max(1.0 - c, 0.0) + c) * top * (1.0 + 1e-4))
+
+    def _score_units(self, query: Query, raw: np.ndarray, units: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(ids, final scores) of the matching passages of ``units`` (unit run numbers, ascending)."""
+        starts, ends = self.unit_starts[units], self.unit_starts[units + 1]
+        sizes = ends - starts
+        ids = np.repeat(starts - np.concatenate(([0], np.cumsum(sizes)[:-1])), sizes) + np.arange(int(sizes.sum()))
+        hit = ids[raw[ids] > 0]
+        return hit, self._with_unit_context(hit, self._weigh(query, raw, hit))
+
+    def _with_unit_context(self, hit: np.ndarray, scores: np.ndarray) -> np.ndarray:
+        """Add UNIT_CONTEXT_WEIGHT × the best score of each other layer of the passage's unit.
+
+        Only matching passages have a context (others score 0); groups and units are runs of
+        ``hit``, so maxima and sums are per-run reductions over the matches alone. The sums add
+        in group order, as a bincount over all groups would, so the scores are the same floats.
+        """
         if not UNIT_CONTEXT_WEIGHT or not scores.size:
             return scores
+        if not self.contiguous:
+            full = np.zeros(self.n_passages, dtype=scores.dtype)
+            full[hit] = scores
+            return self._in_unit_context(full)[hit]
+        group = self.group[hit]
+        new_group = _run_starts(group)
+        best = np.maximum.reduceat(scores, np.flatnonzero(new_group)).astype(np.float64)  # best of each (unit, layer)
+        new_unit = _run_starts(self.unit_of_group[group[new_group]])
+        unit_of_run = np.cumsum(new_unit) - 1
+        others = np.bincount(unit_of_run, weights=best)[unit_of_run] - best
+        return (scores + UNIT_CONTEXT_WEIGHT * others[np.cumsum(new_group) - 1]).astype(np.float32)
+
+    def scores(self, query: Query) -> np.ndarray:
+        """The score of every passage for ``query`` (zeros where nothing matches)."""
+        hit, scores = self._matching(query)
+        out = np.zeros(self.n_passages, dtype=np.float32)
+        out[hit] = self._with_unit_context(hit, scores)
+        return out
+
+    def _in_unit_context(self, scores: np.ndarray) -> np.ndarray:
+        """_with_unit_context over the whole corpus, for passages whose units are not runs."""
         best = np.zeros(self.unit_of_group.size, dtype=np.float64)
         np.maximum.at(best, self.group, scores)  # best passage of each (unit, layer)
         unit_sum = np.bincount(self.unit_of_group, weights=best, minlength=self.n_units)
@@ -225,14 +319,30 @@ class LexicalIndex:
         return (scores + UNIT_CONTEXT_WEIGHT * others * (scores > 0)).astype(np.float32)
 
     def search(self, query: Query, k: int) -> list[tuple[int, float]]:
-        """The ``k`` best passages as (passage index, score), best first; only passages that match."""
-        scores = self.scores(query)
-        if k <= 0 or not scores.size:
+        """The ``k`` best passages as (passage index, score), best first (ties: lower index); only passages that match.
+
+        Exact, but only units that can reach the top k are scored in full: the units of the passages
+        with the best raw BM25 are scored first, and their k-th score θ (a real score, so at most the
+        true k-th) skips every unit whose bound (see _unit_bounds) is below it.
+        """
+        raw = self._raw_bm25(query) if k > 0 else None
+        if raw is None:
             return []
-        k = min(k, scores.size)
-        top = np.argpartition(-scores, k - 1)[:k]
-        top = top[np.argsort(-scores[top], kind="stable")]
-        return [(int(i), float(scores[i])) for i in top if scores[i] > 0]
+        if not self.contiguous or not UNIT_CONTEXT_WEIGHT:
+            hit = np.flatnonzero(raw)
+            ids, best = top_k(hit, self._with_unit_context(hit, self._weigh(query, raw, hit)), k)
+        else:
+            bound = self._unit_bounds(query, raw)
+            units = np.flatnonzero(bound)
+            if units.size > PRUNE_FIRST * k:
+                # the units of the passages with the best raw BM25 hold (nearly) the top k, so θ is tight
+                first = np.unique(self.unit_run[top_k(None, raw, PRUNE_FIRST * k)[0]])
+                _, scores = self._score_units(query, raw, first)
+                if scores.size >= k:
+                    theta = -np.partition(-scores, k - 1)[k - 1]
+                    units = units[bound[units] >= theta]
+            ids, best = top_k(*self._score_units(query, raw, units), k)
+        return [(int(i), float(s)) for i, s in zip(ids, best)]
 
     def save(self, directory: Path) -> None:
         """Write the index as named files into ``directory`` (created if needed)."""

@@ -206,3 +206,104 @@ def test_english_glossary_terms_weigh_as_the_questions_own_words():
     zh = analyze("客人為什麼拜？")
     if "宾" in zh.expansions and "宾" not in zh.segments:  # a modern word the glossary maps
         assert query_weights(zh)["宾"] == WORD_CHAR_WEIGHT * EXPANSION_WEIGHT
+
+
+# ── scale: the numpy build and the sparse query path give the plain definitions' results ──
+
+
+def _reference_postings(passages) -> dict[tuple[int, str], int]:
+    """(passage, token) → tf from passage_tokens, the definition the numpy tokenizer must match."""
+    from collections import Counter
+
+    return {(d, t): tf for d, p in enumerate(passages) for t, tf in Counter(passage_tokens(p.text)).items()}
+
+
+TRICKY = (
+    P("t.a.001", "jing", "賓厭介，入門左；介厭眾賓，入。"),
+    P("t.a.001", "zhu", "推手曰揖，引手曰厭。今文皆作揖。"),
+    P("t.a.002", "shu", "Guest (賓) bows twice: 再拜 2 times, see §3.1 and 𠀋𡈽 (non-BMP)."),
+    P("t.a.002", "xiyi", "　全角ＡＢＣ　１２３ ﬁ ligature ㈠ 一\x00二 ... 。。"),
+    P("t.a.003", "notes", "，。！"),
+    P("t.a.003", "jing", ""),
+    P("t.b.001", "jing", "don't re-use e-mail; 旨 美也"),
+)
+
+
+def test_numpy_tokenizer_matches_passage_tokens(real):
+    passages, _ = real
+    for ps in (TRICKY, passages[:300]):
+        index = LexicalIndex.build(ps, chunk=7)  # several chunks, one passage per chunk boundary case
+        vocab = sorted(index.vocab, key=index.vocab.__getitem__)
+        coo = index.weights.tocoo()
+        built = {(int(r), vocab[c]) for r, c in zip(coo.row, coo.col)}
+        assert built == set(_reference_postings(ps))
+        lengths = [sum(1 for t in passage_tokens(p.text) if len(t) == 1 or t.isascii()) for p in ps]
+        for layer, avgdl in index.meta["avgdl"].items():
+            mine = [n for p, n in zip(ps, lengths) if p.layer == layer]
+            assert avgdl == pytest.approx(sum(mine) / len(mine) or 1.0)
+
+
+def test_build_is_the_same_whatever_the_chunk_size():
+    a, b = LexicalIndex.build(PASSAGES + TRICKY), LexicalIndex.build(PASSAGES + TRICKY, chunk=2)
+    assert a.vocab == b.vocab and a.meta == b.meta
+    assert (a.weights != b.weights).nnz == 0 and np.array_equal(a.idf, b.idf)
+
+
+def test_bm25_weights_follow_the_formula(index):
+    """One posting checked by hand: idf · tf · (k1 + 1) / (tf + k1 · (1 − b + b · len / avgdl of its layer))."""
+    from qa.lexical import B, K1
+
+    d = 1  # the 注 「旨，美也。」: 旨 once, 3 characters
+    n, df = len(PASSAGES), sum("旨" in p.norm for p in PASSAGES)
+    idf = np.log1p((n - df + 0.5) / (df + 0.5))
+    expected = idf * 1 * (K1 + 1) / (1 + K1 * (1 - B + B * 3 / index.meta["avgdl"]["zhu"]))
+    assert index.weights[d, index.vocab["旨"]] == pytest.approx(expected, rel=1e-6)
+
+
+def _brute_top(scores: np.ndarray, k: int) -> list[tuple[int, float]]:
+    order = sorted((i for i in range(scores.size) if scores[i] > 0), key=lambda i: (-scores[i], i))
+    return [(i, float(scores[i])) for i in order[:k]]
+
+
+@pytest.mark.parametrize("question", ["賓為什麼告旨？", "燕禮為什麼說屨？", "方苞怎麼解釋告旨？", "why does the guest say 旨?", "之也"])
+def test_search_is_the_exact_top_k_of_scores(real, question):
+    passages, index = real
+    q = analyze(question)
+    scores = index.scores(q)
+    for k in (1, 10, 200, len(passages) + 5):
+        assert index.search(q, k) == _brute_top(scores, k)
+
+
+def test_top_k_keeps_ties_by_index_and_never_misses():
+    from qa.lexical import top_k
+
+    rng = np.random.default_rng(1)
+    for size, k in ((0, 3), (5, 10), (1000, 10), (50_000, 7), (50_000, 500)):
+        scores = rng.integers(0, 40, size=size).astype(np.float32)  # many ties
+        ids = np.arange(size) * 3 + 1
+        got_ids, got = top_k(ids, scores, k)
+        order = np.lexsort((ids, -scores))[:k]
+        assert np.array_equal(got_ids, ids[order]) and np.array_equal(got, scores[order])
+
+
+def test_passages_out_of_unit_order_score_the_same(real):
+    """The run-wise unit context needs each unit's passages together; any other order falls back, same scores."""
+    passages, index = real
+    perm = np.random.default_rng(0).permutation(len(passages))
+    shuffled = [passages[i] for i in perm]
+    other = LexicalIndex.build(shuffled)
+    assert index.contiguous and not other.contiguous
+    for question in ("賓為什麼告旨？", "鄉飲酒禮為什麼說屨？", "方苞怎麼解釋告旨？"):
+        q = analyze(question)
+        assert np.allclose(other.scores(q), index.scores(q)[perm], rtol=1e-6)
+        top = {(passages[i].unit_id, passages[i].layer, passages[i].part) for i, _ in index.search(q, 10)}
+        top_other = {(shuffled[i].unit_id, shuffled[i].layer, shuffled[i].part) for i, _ in other.search(q, 10)}
+        assert len(top & top_other) >= 9  # exact ties at the 10th place may swap
+
+
+def test_top_k_of_positions():
+    from qa.lexical import top_k
+
+    scores = np.random.default_rng(2).random(100_000).astype(np.float32)
+    ids, best = top_k(None, scores, 5)
+    assert np.array_equal(ids, np.argsort(-scores, kind="stable")[:5]) and np.array_equal(best, scores[ids])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from importlib import import_module
 
@@ -64,7 +65,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"qa {args.command}: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # e.g. `qa units --json | head`
+    except BrokenPipeError:  # e.g. `qa units --json | head`: stop quietly
+        # Python would flush stdout again at exit and print a second error; point it at devnull.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
 
 
