@@ -1,6 +1,6 @@
 """Run every benchmark and write the tables to bench-out/summary.md (and each one's JSON).
 
-    python -m benchmarks.run_all                    # quality + speed (~1 min) + scaling 10k/100k/1M (~15 min)
+    python -m benchmarks.run_all                    # quality + speed (~1 min) + scaling 10k/100k/1M (~7 min, ~11 GiB peak)
     python -m benchmarks.run_all --sizes 10000      # a quick scaling run
     python -m benchmarks.run_all --no-scaling
 """
