@@ -170,6 +170,14 @@ def unit_fields(unit: LemmaUnit) -> tuple[str, ...]:
     return tuple(names)
 
 
+def source_lines(text: str) -> list[str]:
+    """A seed's lines as every parser and :func:`lossless_problems` read them (LF or CRLF ends)."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+
+
 def lossless_problems(parsed: ParsedFile, text: str) -> tuple[str, ...]:
     """Why ``parsed`` does not account for every character of ``text`` exactly once, in order.
 
@@ -178,10 +186,7 @@ def lossless_problems(parsed: ParsedFile, text: str) -> tuple[str, ...]:
     lacks spans (so no text was invented or duplicated). Line ends are not characters here.
     """
     problems: list[str] = []
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+    lines = source_lines(text)
     by_line: dict[int, list[SourceSpan]] = {}
     for s in parsed.spans:
         by_line.setdefault(s.line, []).append(s)

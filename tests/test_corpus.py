@@ -66,6 +66,19 @@ def test_nothing_lost(corpus, prefix):
     assert markup < len(text) * 0.05  # markup is brackets, titles, blank lines: a small share
 
 
+@pytest.mark.parametrize("prefix", ["000", "001", "002", "003"])
+def test_crlf_line_ends_parse_like_lf(prefix):
+    """A seed saved with Windows line ends gives the same units, still losslessly."""
+    from qa.parsers import PARSERS
+
+    seed = next(s for s in load_catalog(SEEDS) if s.name.startswith(prefix))
+    text = read_seed(seed)
+    crlf = text.replace("\n", "\r\n")
+    lf, again = PARSERS[seed.parser](seed, text), PARSERS[seed.parser](seed, crlf)
+    assert again.units == lf.units
+    assert lossless_problems(again, crlf) == ()
+
+
 def test_lossless_check_catches_a_dropped_character(corpus):
     parsed, seed = corpus.parsed[2], corpus.files[2]
     broken = dataclasses.replace(parsed, spans=parsed.spans[1:])

@@ -22,7 +22,9 @@ from dataclasses import dataclass, field
 
 from ..catalog import SeedFile
 from ..normalize import normalize
-from ..units import LemmaUnit, ParsedFile, ParseWarning, ShuPart, SourceSpan
+from ..units import LemmaUnit, ParsedFile, ParseWarning, ShuPart, SourceSpan, source_lines
+
+split_lines = source_lines  # the seed's lines, split exactly as qa.units.lossless_problems splits them
 
 #: A 經 line opening the 記 (appended notes), e.g. 「記。鄉，朝服而謀賓、介」.
 _JI_START = re.compile(r"\s*記[。．.：:︰，,]")
@@ -38,14 +40,6 @@ class Piece:
     start: int
     end: int
     text: str
-
-
-def split_lines(text: str) -> list[str]:
-    """The seed's lines, split exactly as :func:`qa.units.lossless_problems` splits them."""
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
 
 
 def piece(lines: list[str], no: int, start: int, end: int) -> Piece:

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 
 from ..catalog import SeedFile
 from ..normalize import normalize
-from ..units import LemmaUnit, ParsedFile, ParseWarning, SourceSpan
+from ..units import LemmaUnit, ParsedFile, ParseWarning, SourceSpan, source_lines
 from .charmodel import CharModel
 from .jingref import jing_reference
 
@@ -227,9 +227,7 @@ class _Unit:
 
 def parse(seed: SeedFile, text: str) -> ParsedFile:
     """Parse a 析疑 lemma-line / note-line file into lemma units (see module doc)."""
-    raw = text.split("\n")
-    if raw and raw[-1] == "":
-        raw.pop()
+    raw = source_lines(text)
     warnings: list[ParseWarning] = []
     spans: list[SourceSpan] = []
     head, tail = _title_lines(raw, seed.rite)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from ..catalog import SeedFile
 from ..normalize import normalize, normalize_with_map
-from ..units import LemmaUnit, ParsedFile, ParseWarning, ShuPart, SourceSpan
+from ..units import LemmaUnit, ParsedFile, ParseWarning, ShuPart, SourceSpan, source_lines
 from .charmodel import CharModel
 
 WORK_SECTION_JI = "記"
@@ -164,9 +164,7 @@ def inferred_split(text: str, model: CharModel) -> int:
 
 def parse(seed: SeedFile, text: str) -> ParsedFile:
     """Parse a 經注-line / [疏]-line file into lemma units (see module doc)."""
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
+    lines = source_lines(text)
     warnings: list[ParseWarning] = []
     spans: list[SourceSpan] = []
 
