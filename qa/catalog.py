@@ -34,6 +34,10 @@ class SeedFile:
         """The id prefix of this file's units: work.rite."""
         return f"{self.work_id}.{self.rite_id}"
 
+    def unit_id(self, seq: int) -> str:
+        """The stable, citable id of this file's ``seq``-th unit: work.rite.[part]sequence."""
+        return f"{self.id_prefix}.{self.part}{seq:03d}"
+
 
 def load_catalog(seeds_dir: Path) -> tuple[SeedFile, ...]:
     """Read and validate ``seeds_dir/catalog.toml``."""

@@ -219,7 +219,7 @@ class Assembler:
         spans: list[SourceSpan] = [SourceSpan(p.line, p.start, p.end) for p in self.markup if p.end > p.start]
         in_ji = False
         for seq, d in enumerate(drafts, 1):
-            uid = f"{self.seed.id_prefix}.{self.seed.part}{seq:03d}"
+            uid = self.seed.unit_id(seq)
             in_ji = in_ji or bool(d.jing and _JI_START.match(joined(d.jing)))
             lines = [p.line for p in d.pieces()]
             units.append(

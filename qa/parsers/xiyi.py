@@ -282,7 +282,7 @@ def parse(seed: SeedFile, text: str) -> ParsedFile:
     seq = 0 if units and not units[0].jing else 1
     for u in units:
         section = "記" if u.ji else section
-        uid = f"{seed.id_prefix}.{seed.part}{seq:03d}"
+        uid = seed.unit_id(seq)
         seq += 1
 
         def text_of(pieces: list[tuple[int, int, int]]) -> str:

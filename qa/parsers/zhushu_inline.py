@@ -198,7 +198,7 @@ def parse(seed: SeedFile, text: str) -> ParsedFile:
     units: list[LemmaUnit] = []
     section = "經"
     for i, b in enumerate(blocks):
-        uid = f"{seed.id_prefix}.{seed.part}{i + 1:03d}"
+        uid = seed.unit_id(i + 1)
         p, why = splits.get(i, (None, ""))
         if why:
             warn(b.line, why + "; text kept")
