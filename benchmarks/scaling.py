@@ -53,14 +53,14 @@ def project_encoder(units):
 
     settings = Settings.from_env()
     try:
-        from qa.corpus import load_corpus
-        from qa.encoders import load_encoder  # noqa: F401  (the retriever-core helper's API)
+        from qa.corpus.load import load_corpus
+        from qa.indexing.encoders import load_encoder  # noqa: F401  (the retriever-core helper's API)
 
         corpus = load_corpus(settings.seeds_dir)
         cache = Path(tempfile.mkdtemp(prefix="yili-enc-"))
         return load_encoder(settings.model, settings=settings, corpus=corpus, cache_dir=cache)
     except ImportError:
-        from qa.encoders.hashing import HashingEncoder
+        from qa.indexing.encoders.hashing import HashingEncoder
 
         print("note: qa.encoders.load_encoder not available; using the hashing encoder", file=sys.stderr)
         return HashingEncoder()
@@ -68,22 +68,22 @@ def project_encoder(units):
 
 def exact_index(vectors: np.ndarray):
     """The project's exact index (qa.dense, forced flat whatever the size)."""
-    from qa.dense import DenseIndex
+    from qa.indexing.dense import DenseIndex
 
     return DenseIndex.build(vectors, ann_threshold=len(vectors) + 1)
 
 
 def project_approx(vectors: np.ndarray, nprobe: int):
     """The approximate index the project switches to above its threshold (qa.dense, forced on)."""
-    from qa.dense import DenseIndex
+    from qa.indexing.dense import DenseIndex
 
     return DenseIndex.build(vectors, ann_threshold=0, nprobe=nprobe)
 
 
 def _approx_label(idx) -> str:
     if idx.kind == "ivf":
-        return f"qa.dense ivf (nlist={idx.index.nlist}, nprobe={idx.index.nprobe})"
-    return f"qa.dense {idx.kind}"
+        return f"qa.indexing.dense ivf (nlist={idx.index.nlist}, nprobe={idx.index.nprobe})"
+    return f"qa.indexing.dense {idx.kind}"
 
 
 def _search_each(index, queries: np.ndarray, k: int, threads: int = 1) -> tuple[np.ndarray, list[float]]:
@@ -123,7 +123,7 @@ def tie_aware_recall(approx_scores: np.ndarray, exact_scores: np.ndarray, eps: f
 
 def child(n_units: int, args: argparse.Namespace) -> dict[str, Any]:
     from benchmarks.synth import real_units, synth_units, synth_vectors
-    from qa.passages import make_passages
+    from qa.indexing.passages import make_passages
 
     out: dict[str, Any] = {"units": n_units}
     base = real_units()
@@ -204,8 +204,8 @@ def _measure_approx(idx, kind: str, build_s: float, queries, exact, tmp: Path) -
 
 
 def _lexical(passages, questions: Sequence[str], tmp: Path) -> dict[str, Any]:
-    from qa.lexical import LexicalIndex
-    from qa.query import analyze
+    from qa.indexing.lexical import LexicalIndex
+    from qa.retrieval.query import analyze
 
     with Timer() as t:
         index = LexicalIndex.build(passages)

@@ -47,7 +47,7 @@ from benchmarks._common import (
 
 def child_yili_build(index_dir: Path) -> dict[str, Any]:
     with Timer() as t_import:
-        from qa.index_store import build_index
+        from qa.indexing.store import build_index
         from qa.settings import Settings
     with Timer() as t:
         build_index(Settings.from_env().replace(index_dir=index_dir))
@@ -71,7 +71,7 @@ def child_naive_build(index_dir: Path) -> dict[str, Any]:
 
 
 def _yili_serve(index_dir: Path):
-    from qa.retriever import Retriever
+    from qa.retrieval.retriever import Retriever
     from qa.webapp import ChatService
 
     r = Retriever.load(index_dir=index_dir)

@@ -25,7 +25,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from qa.units import LemmaUnit, ShuPart
+from qa.corpus.units import LemmaUnit, ShuPart
 
 #: Share of characters replaced per field.
 SUBSTITUTE_RATE = 0.08
@@ -36,7 +36,7 @@ _CLAUSE = re.compile(r"(?<=[。；，！？])")
 
 def real_units(seeds_dir: Path | None = None) -> tuple[LemmaUnit, ...]:
     """The real corpus's lemma units (the resampling base)."""
-    from qa.corpus import load_corpus
+    from qa.corpus.load import load_corpus
     from benchmarks._common import SEEDS_DIR
 
     return load_corpus(Path(seeds_dir or SEEDS_DIR)).units

@@ -19,9 +19,9 @@ __version__ = "0.1.0"
 #: public name → defining module
 _EXPORTS: dict[str, str] = {
     # data contracts
-    "LemmaUnit": "qa.units",
-    "ShuPart": "qa.units",
-    "ParseWarning": "qa.units",
+    "LemmaUnit": "qa.corpus.units",
+    "ShuPart": "qa.corpus.units",
+    "ParseWarning": "qa.corpus.units",
     # settings and errors
     "Settings": "qa.settings",
     "QAError": "qa.errors",
@@ -33,19 +33,19 @@ _EXPORTS: dict[str, str] = {
     "EncoderError": "qa.errors",
     "InputFormatError": "qa.errors",
     # corpus and normalization
-    "Corpus": "qa.corpus",
-    "load_corpus": "qa.corpus",
-    "SeedFile": "qa.catalog",
-    "load_catalog": "qa.catalog",
-    "normalize": "qa.normalize",
+    "Corpus": "qa.corpus.load",
+    "load_corpus": "qa.corpus.load",
+    "SeedFile": "qa.corpus.catalog",
+    "load_catalog": "qa.corpus.catalog",
+    "normalize": "qa.text.normalize",
     # retrieval
-    "Retriever": "qa.retriever",
-    "Hit": "qa.retriever",
-    "PassageMatch": "qa.retriever",
+    "Retriever": "qa.retrieval.retriever",
+    "Hit": "qa.retrieval.retriever",
+    "PassageMatch": "qa.retrieval.retriever",
     # answers
-    "Answer": "qa.answer",
-    "Evidence": "qa.answer",
-    "compose_answer": "qa.answer",
+    "Answer": "qa.answering.compose",
+    "Evidence": "qa.answering.compose",
+    "compose_answer": "qa.answering.compose",
     # evaluation
     "evaluate": "qa.evaluate",
 }
@@ -67,9 +67,9 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from .answer import Answer, Evidence, compose_answer
-    from .catalog import SeedFile, load_catalog
-    from .corpus import Corpus, load_corpus
+    from .answering.compose import Answer, Evidence, compose_answer
+    from .corpus.catalog import SeedFile, load_catalog
+    from .corpus.load import Corpus, load_corpus
     from .errors import (
         CatalogError,
         ConfigError,
@@ -81,7 +81,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         QueryError,
     )
     from .evaluate import evaluate
-    from .normalize import normalize
-    from .retriever import Hit, PassageMatch, Retriever
+    from .text.normalize import normalize
+    from .retrieval.retriever import Hit, PassageMatch, Retriever
     from .settings import Settings
-    from .units import LemmaUnit, ParseWarning, ShuPart
+    from .corpus.units import LemmaUnit, ParseWarning, ShuPart

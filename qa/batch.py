@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .answer import compose_answer, error_row
+from .answering.compose import compose_answer, error_row
 from .errors import InputFormatError, QAError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .retriever import Retriever
+    from .retrieval.retriever import Retriever
 
 log = logging.getLogger(__name__)
 
@@ -309,7 +309,7 @@ def answer_rows(
     chunk: int = CHUNK,
 ) -> Iterator[dict[str, Any]]:
     """One output row per input row, in order; questions are searched ``chunk`` at a time."""
-    from .query import analyze
+    from .retrieval.query import analyze
 
     max_chars = retriever.settings.max_query_chars
     for start in range(0, len(rows), chunk):

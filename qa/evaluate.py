@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from .errors import InputFormatError, QAError
-from .units import LemmaUnit
+from .corpus.units import LemmaUnit
 
 log = logging.getLogger(__name__)
 
@@ -237,7 +237,7 @@ def _are_retriever_hits(all_hits: Sequence[Sequence[Any]]) -> bool:
     if first is None:
         return False
     try:
-        from .retriever import Hit
+        from .retrieval.retriever import Hit
     except ImportError:  # pragma: no cover - the retriever is part of the package
         return False
     return isinstance(first, Hit)
@@ -246,8 +246,8 @@ def _are_retriever_hits(all_hits: Sequence[Sequence[Any]]) -> bool:
 def _default_answer_fn() -> AnswerFn | None:
     """Compose with qa.answer when that module is there; None (evidence-in-answer n/a) otherwise."""
     try:
-        from .answer import compose_answer
-        from .query import analyze
+        from .answering.compose import compose_answer
+        from .retrieval.query import analyze
     except ImportError:
         return None
 

@@ -11,10 +11,10 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .errors import QAError
-from .units import LAYER_LABELS
+from .corpus.units import LAYER_LABELS
 
 if TYPE_CHECKING:
-    from .retriever import Hit, Retriever
+    from .retrieval.retriever import Hit, Retriever
 
 
 def _langchain_core():
@@ -64,7 +64,7 @@ def as_langchain(retriever: "Retriever | None" = None, *, k: int | None = None, 
     """Wrap ``retriever`` (default: ``Retriever.load(**load_kwargs)``) as a LangChain ``BaseRetriever``."""
     cls = retriever_class()
     if retriever is None:
-        from .retriever import Retriever
+        from .retrieval.retriever import Retriever
 
         retriever = Retriever.load(**load_kwargs)
     return cls(retriever=retriever, k=k or retriever.settings.k)

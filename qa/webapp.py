@@ -17,16 +17,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .answer import Answer, QueryTerms, SourceLines, compose_answer, error_row, query_terms
+from .answering.compose import Answer, QueryTerms, SourceLines, compose_answer, error_row, query_terms
 from .errors import QAError
-from .normalize import normalize
-from .render import CSS, SCRIPTS, Script, answer_html, user_html
+from .text.normalize import normalize
+from .answering.render import CSS, SCRIPTS, Script, answer_html, user_html
 from .settings import Settings
 
 if TYPE_CHECKING:  # pragma: no cover
     import gradio as gr
 
-    from .retriever import Retriever
+    from .retrieval.retriever import Retriever
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ class ChatService:
             self.locate = None
 
     def answer(self, question: str, history: Sequence[str] = (), k: int | None = None) -> tuple[Answer, QueryTerms]:
-        from .query import analyze
+        from .retrieval.query import analyze
 
         query = analyze(question, max_chars=self.settings.max_query_chars, history=tuple(history)[-HISTORY_TURNS:])
         hits = self.retriever.search(query, k or self.settings.k)
@@ -199,7 +199,7 @@ def serve(settings: Settings, *, retriever: "Retriever | None" = None, block: bo
     """Load the retriever once, then start the app on ``settings.host:settings.port``."""
     started = time.perf_counter()
     if retriever is None:
-        from .retriever import Retriever
+        from .retrieval.retriever import Retriever
 
         retriever = Retriever.load(settings=settings)
     demo = build_app(retriever)

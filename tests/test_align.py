@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from qa.align import align_pairs, align_units, coverage, longest_run
-from qa.corpus import load_corpus
-from qa.units import LemmaUnit
+from qa.corpus.align import align_pairs, align_units, coverage, longest_run
+from qa.corpus.load import load_corpus
+from qa.corpus.units import LemmaUnit
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,13 +1,13 @@
-"""qa.answer: sentence selection, citations, "nothing answers this", batch-row shape."""
+"""qa.answering.compose: sentence selection, citations, "nothing answers this", batch-row shape."""
 
 from __future__ import annotations
 
 import pytest
 
-from qa.answer import Answer, SourceLines, compose_answer, error_row, query_terms, split_sentences
-from qa.query import analyze
-from qa.retriever import Hit, PassageMatch
-from qa.units import LemmaUnit, ShuPart
+from qa.answering.compose import Answer, SourceLines, compose_answer, error_row, query_terms, split_sentences
+from qa.retrieval.query import analyze
+from qa.retrieval.retriever import Hit, PassageMatch
+from qa.corpus.units import LemmaUnit, ShuPart
 
 SRC = "003_c949fed6c9cacba9.txt"
 

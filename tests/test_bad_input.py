@@ -59,7 +59,7 @@ def settings(tmp_path_factory) -> Settings:
 
 @pytest.fixture(scope="module")
 def retriever(settings):
-    from qa.retriever import Retriever
+    from qa.retrieval.retriever import Retriever
 
     return Retriever.load(settings=settings)
 
@@ -73,8 +73,8 @@ def one_line(msg: str) -> bool:
 
 @pytest.mark.parametrize("name", sorted(BAD))
 def test_python_api(retriever, name: str):
-    from qa.answer import compose_answer
-    from qa.query import analyze
+    from qa.answering.compose import compose_answer
+    from qa.retrieval.query import analyze
 
     text = BAD[name]
     try:

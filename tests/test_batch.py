@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from qa.answer import error_row
+from qa.answering.compose import error_row
 from qa.batch import RowWriter, existing_ids, read_questions
 from qa.errors import InputFormatError
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from qa.parsers.charmodel import CharModel
-from qa.parsers.jingref import build_reference, jing_reference
+from qa.corpus.parsers.charmodel import CharModel
+from qa.corpus.parsers.jingref import build_reference, jing_reference
 
 ROOT = Path(__file__).resolve().parent.parent
 

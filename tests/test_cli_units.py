@@ -7,7 +7,7 @@ from dataclasses import fields
 from pathlib import Path
 
 from qa.cli import main
-from qa.units import LemmaUnit
+from qa.corpus.units import LemmaUnit
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = str(ROOT / "seeds")

@@ -1,10 +1,10 @@
-"""qa.confidence: off-topic questions in four languages are low-confidence; real ones, even one word, are not."""
+"""qa.retrieval.confidence: off-topic questions in four languages are low-confidence; real ones, even one word, are not."""
 
 from __future__ import annotations
 
 import pytest
 
-from qa.confidence import (
+from qa.retrieval.confidence import (
     CALIBRATION_VERSION,
     RITUAL_MIN,
     Calibration,
@@ -13,7 +13,7 @@ from qa.confidence import (
     offtopic_questions,
     ritual_share,
 )
-from qa.query import analyze
+from qa.retrieval.query import analyze
 
 # Off-topic questions that are NOT in qa/data/offtopic.tsv (the calibration list): the rule must generalize.
 OFF_TOPIC = [

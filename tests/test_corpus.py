@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from qa.catalog import load_catalog
-from qa.corpus import corpus_hash, load_corpus, read_seed
+from qa.corpus.catalog import load_catalog
+from qa.corpus.load import corpus_hash, load_corpus, read_seed
 from qa.errors import CorpusError
-from qa.units import field_text, lossless_problems, unit_fields
+from qa.corpus.units import field_text, lossless_problems, unit_fields
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "seeds"
@@ -69,7 +69,7 @@ def test_nothing_lost(corpus, prefix):
 @pytest.mark.parametrize("prefix", ["000", "001", "002", "003"])
 def test_crlf_line_ends_parse_like_lf(prefix):
     """A seed saved with Windows line ends gives the same units, still losslessly."""
-    from qa.parsers import PARSERS
+    from qa.corpus.parsers import PARSERS
 
     seed = next(s for s in load_catalog(SEEDS) if s.name.startswith(prefix))
     text = read_seed(seed)

@@ -1,12 +1,12 @@
-"""qa.dense: FAISS search checked against brute force, exact and approximate."""
+"""qa.indexing.dense: FAISS search checked against brute force, exact and approximate."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from qa.dense import IVF_NPROBE, DenseIndex, brute_force, ivf_nlist
-from qa.encoders.base import l2_normalize
+from qa.indexing.dense import IVF_NPROBE, DenseIndex, brute_force, ivf_nlist
+from qa.indexing.encoders.base import l2_normalize
 from qa.errors import IndexStoreError
 
 # Hand-written unit vectors: the answers are obvious by eye.

@@ -1,4 +1,4 @@
-"""qa.encoders: the test hasher, the trained static-corpus default, and any sentence-transformers model."""
+"""qa.indexing.encoders: the test hasher, the trained static-corpus default, and any sentence-transformers model."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ import time
 import numpy as np
 import pytest
 
-from qa.corpus import load_corpus
-from qa.encoders import encoder_id, load_encoder
-from qa.encoders.hashing import HashingEncoder
-from qa.encoders.static import STATIC_ID, StaticCorpusEncoder, model_input, tokens, train_static
+from qa.corpus.load import load_corpus
+from qa.indexing.encoders import encoder_id, load_encoder
+from qa.indexing.encoders.hashing import HashingEncoder
+from qa.indexing.encoders.static import STATIC_ID, StaticCorpusEncoder, model_input, tokens, train_static
 from qa.errors import EncoderError
-from qa.passages import make_passages
+from qa.indexing.passages import make_passages
 from qa.settings import Settings
 
 from conftest import RETRIEVAL_SEEDS

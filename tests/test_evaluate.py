@@ -18,7 +18,7 @@ from qa.evaluate import (
     match_norm,
     read_questions,
 )
-from qa.units import LemmaUnit
+from qa.corpus.units import LemmaUnit
 
 DATA = Path(__file__).parent / "data" / "eval"
 QUESTIONS = DATA / "questions.jsonl"

@@ -1,11 +1,11 @@
-"""qa.fusion: weighted reciprocal-rank fusion on hand-written rankings."""
+"""qa.retrieval.fusion: weighted reciprocal-rank fusion on hand-written rankings."""
 
 from __future__ import annotations
 
 import pytest
 
-from qa.fusion import DEFAULT_WEIGHTS, ENGLISH_WEIGHTS, RRF_K, fuse, weights_for
-from qa.query import analyze
+from qa.retrieval.fusion import DEFAULT_WEIGHTS, ENGLISH_WEIGHTS, RRF_K, fuse, weights_for
+from qa.retrieval.query import analyze
 
 
 def ids(fused):

@@ -1,4 +1,4 @@
-"""qa.index_store: atomic builds, manifest checks, rebuilds when stale, clear errors when damaged."""
+"""qa.indexing.store: atomic builds, manifest checks, rebuilds when stale, clear errors when damaged."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import shutil
 import numpy as np
 import pytest
 
-from qa import index_store
+from qa.indexing import store as index_store
 from qa.cli import main as qa_main
 from qa.errors import EncoderError, IndexStoreError
-from qa.index_store import build_index, load_index, read_manifest
+from qa.indexing.store import build_index, load_index, read_manifest
 
 from conftest import RETRIEVAL_SEEDS, make_settings
 
@@ -75,7 +75,7 @@ def test_manifest_mismatch_rebuilds_or_says_why(built, change, reason, caplog):
     _edit_manifest(built, **change)
     with pytest.raises(IndexStoreError, match=reason):
         load_index(built, build=False)
-    with caplog.at_level(logging.WARNING, logger="qa.index_store"):
+    with caplog.at_level(logging.WARNING, logger="qa.indexing.store"):
         load_index(built)
     assert reason in caplog.text
     assert read_manifest(built.index_dir)[next(iter(change))] != next(iter(change.values()))
@@ -158,7 +158,7 @@ def test_index_without_its_manifest_is_rebuilt_as_damaged(built, caplog):
     (built.index_dir / "manifest.json").unlink()
     with pytest.raises(IndexStoreError, match="manifest.json missing.*qa build"):
         load_index(built, build=False)
-    with caplog.at_level(logging.WARNING, logger="qa.index_store"):
+    with caplog.at_level(logging.WARNING, logger="qa.indexing.store"):
         data = load_index(built)
     assert "manifest.json missing" in caplog.text and "replacing it as a damaged index" in caplog.text
     assert len(data.dense) == len(data.passages) > 0
@@ -185,7 +185,7 @@ def test_large_corpus_gets_an_ivf_index_that_survives_a_reload(tmp_path, seeds):
 
 
 def test_unchanged_text_is_not_embedded_again(built, caplog):
-    with caplog.at_level(logging.INFO, logger="qa.index_store"):
+    with caplog.at_level(logging.INFO, logger="qa.indexing.store"):
         build_index(built)
     assert "embedded 0 passages, reused" in caplog.text
 

@@ -1,4 +1,4 @@
-"""qa.lexical: tokens, field-aware BM25, hints, save/load, and pinned behaviour on the real corpus."""
+"""qa.indexing.lexical: tokens, field-aware BM25, hints, save/load, and pinned behaviour on the real corpus."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from qa.errors import IndexStoreError
-from qa.lexical import FORMAT_VERSION, LexicalIndex, passage_tokens, query_weights, segment_tokens
-from qa.normalize import normalize
-from qa.passages import Passage
-from qa.query import analyze
+from qa.indexing.lexical import FORMAT_VERSION, LexicalIndex, passage_tokens, query_weights, segment_tokens
+from qa.text.normalize import normalize
+from qa.indexing.passages import Passage
+from qa.retrieval.query import analyze
 
 
 def P(unit_id: str, layer: str, text: str, part: int = 0) -> Passage:
@@ -160,8 +160,8 @@ def test_saved_arrays_load_without_pickle(index, tmp_path):
 
 @pytest.fixture(scope="module")
 def real():
-    from qa.corpus import load_corpus
-    from qa.passages import make_passages
+    from qa.corpus.load import load_corpus
+    from qa.indexing.passages import make_passages
     from qa.settings import Settings
 
     passages = make_passages(load_corpus(Settings().seeds_dir).units)
@@ -197,8 +197,8 @@ def test_known_lemmas_on_the_real_corpus(real, question, jing):
 
 
 def test_english_glossary_terms_weigh_as_the_questions_own_words():
-    from qa.lexical import ENGLISH_EXPANSION_WEIGHT, EXPANSION_WEIGHT, WORD_CHAR_WEIGHT, query_weights
-    from qa.query import analyze
+    from qa.indexing.lexical import ENGLISH_EXPANSION_WEIGHT, EXPANSION_WEIGHT, WORD_CHAR_WEIGHT, query_weights
+    from qa.retrieval.query import analyze
 
     en = analyze("Why does the guest bow?")
     assert en.lang == "en" and "宾" in en.expansions
@@ -251,7 +251,7 @@ def test_build_is_the_same_whatever_the_chunk_size():
 
 def test_bm25_weights_follow_the_formula(index):
     """One posting checked by hand: idf · tf · (k1 + 1) / (tf + k1 · (1 − b + b · len / avgdl of its layer))."""
-    from qa.lexical import B, K1
+    from qa.indexing.lexical import B, K1
 
     d = 1  # the 注 「旨，美也。」: 旨 once, 3 characters
     n, df = len(PASSAGES), sum("旨" in p.norm for p in PASSAGES)
@@ -275,7 +275,7 @@ def test_search_is_the_exact_top_k_of_scores(real, question):
 
 
 def test_top_k_keeps_ties_by_index_and_never_misses():
-    from qa.lexical import top_k
+    from qa.indexing.lexical import top_k
 
     rng = np.random.default_rng(1)
     for size, k in ((0, 3), (5, 10), (1000, 10), (50_000, 7), (50_000, 500)):
@@ -302,7 +302,7 @@ def test_passages_out_of_unit_order_score_the_same(real):
 
 
 def test_top_k_of_positions():
-    from qa.lexical import top_k
+    from qa.indexing.lexical import top_k
 
     scores = np.random.default_rng(2).random(100_000).astype(np.float32)
     ids, best = top_k(None, scores, 5)

@@ -7,8 +7,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qa.corpus import load_corpus
-from qa.normalize import fold_char, normalize, normalize_with_map, variant_table
+from qa.corpus.load import load_corpus
+from qa.text.normalize import fold_char, normalize, normalize_with_map, variant_table
 
 ROOT = Path(__file__).resolve().parent.parent
 

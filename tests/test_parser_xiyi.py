@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from qa.catalog import SeedFile, load_catalog
-from qa.corpus import read_seed
-from qa.parsers import xiyi
-from qa.units import lossless_problems
+from qa.corpus.catalog import SeedFile, load_catalog
+from qa.corpus.load import read_seed
+from qa.corpus.parsers import xiyi
+from qa.corpus.units import lossless_problems
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = ROOT / "tests" / "data" / "mini"

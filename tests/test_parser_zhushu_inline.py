@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from qa.catalog import SeedFile, load_catalog
-from qa.corpus import read_seed
-from qa.parsers import zhushu_inline
-from qa.parsers.charmodel import CharModel
-from qa.units import lossless_problems
+from qa.corpus.catalog import SeedFile, load_catalog
+from qa.corpus.load import read_seed
+from qa.corpus.parsers import zhushu_inline
+from qa.corpus.parsers.charmodel import CharModel
+from qa.corpus.units import lossless_problems
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = ROOT / "tests" / "data" / "mini"

@@ -1,11 +1,11 @@
-"""qa.passages: units are cut into sentence-sized pieces of their own characters."""
+"""qa.indexing.passages: units are cut into sentence-sized pieces of their own characters."""
 
 from __future__ import annotations
 
-from qa.corpus import load_corpus
-from qa.normalize import normalize
-from qa.passages import CHUNK_CHARS, WHOLE_CHARS, Passage, make_passages, split_text, unit_passages
-from qa.units import LemmaUnit, ShuPart
+from qa.corpus.load import load_corpus
+from qa.text.normalize import normalize
+from qa.indexing.passages import CHUNK_CHARS, WHOLE_CHARS, Passage, make_passages, split_text, unit_passages
+from qa.corpus.units import LemmaUnit, ShuPart
 
 from conftest import REAL_SEEDS
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from qa.errors import QAError, QueryError
-from qa.normalize import fold_char, normalize, normalize_with_map
+from qa.text.normalize import fold_char, normalize, normalize_with_map
 
 # Text that looks like the seeds: CJK (both scripts, variants), the markup the parsers key on,
 # punctuation of every kind, private-use glyphs, and anything else Unicode has.
@@ -77,7 +77,7 @@ def test_normalize_folds_scripts_together(trad: str, simp: str) -> None:
 
 
 def _seed(parser: str):
-    from qa.catalog import SeedFile
+    from qa.corpus.catalog import SeedFile
 
     return SeedFile(
         name=f"prop_{parser}.txt", path=Path(f"prop_{parser}.txt"), work="儀禮注疏", work_id="zhushu", author="鄭玄注 賈公彥疏",
@@ -86,7 +86,7 @@ def _seed(parser: str):
 
 
 def _parser_names() -> list[str]:
-    from qa.parsers import PARSERS
+    from qa.corpus.parsers import PARSERS
 
     return sorted(PARSERS)
 
@@ -95,8 +95,8 @@ def _parser_names() -> list[str]:
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(text=seedish_text)
 def test_parsers_never_crash_and_never_lose_a_character(parser: str, text: str) -> None:
-    from qa.parsers import PARSERS
-    from qa.units import lossless_problems
+    from qa.corpus.parsers import PARSERS
+    from qa.corpus.units import lossless_problems
 
     try:
         parsed = PARSERS[parser](_seed(parser), text)
@@ -115,7 +115,7 @@ def test_parsers_never_crash_and_never_lose_a_character(parser: str, text: str) 
 @fast
 @given(any_text, st.integers(min_value=1, max_value=200))
 def test_analyze_gives_a_query_or_a_clear_error(text: str, max_chars: int) -> None:
-    from qa.query import analyze
+    from qa.retrieval.query import analyze
 
     try:
         q = analyze(text, max_chars=max_chars)
@@ -136,7 +136,7 @@ def test_analyze_gives_a_query_or_a_clear_error(text: str, max_chars: int) -> No
 @pytest.fixture(scope="module")
 def mini_retriever(tmp_path_factory):
     """A real index over the mini corpus with the deterministic hashing encoder."""
-    from qa.retriever import Retriever
+    from qa.retrieval.retriever import Retriever
     from qa.settings import Settings
 
     settings_ = Settings.from_env(

@@ -1,4 +1,4 @@
-"""qa.query: cleaning, truncation, scaffolding, glossary expansion, hints, follow-ups, language."""
+"""qa.retrieval.query: cleaning, truncation, scaffolding, glossary expansion, hints, follow-ups, language."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import logging
 import pytest
 
 from qa.errors import QAError, QueryError
-from qa.normalize import normalize
-from qa.query import analyze, detect_lang, glossary, is_follow_up, scaffolding, split_segments, stem
+from qa.text.normalize import normalize
+from qa.retrieval.query import analyze, detect_lang, glossary, is_follow_up, scaffolding, split_segments, stem
 
 
 # ── bad input ──────────────────────────────────────────────────────────────────
@@ -33,7 +33,7 @@ def test_control_characters_and_nul_are_stripped():
 
 
 def test_long_query_is_cut_with_a_warning(caplog):
-    with caplog.at_level(logging.WARNING, logger="qa.query"):
+    with caplog.at_level(logging.WARNING, logger="qa.retrieval.query"):
         q = analyze("賓" * 100_000, max_chars=2000)
     assert q.truncated and len(q.text) == 2000
     assert any("cut to the first 2000" in r.getMessage() for r in caplog.records)

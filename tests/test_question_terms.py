@@ -1,9 +1,9 @@
-"""qa.question_terms: the words a question is matched on, their weights, and what kind of question it is."""
+"""qa.retrieval.terms: the words a question is matched on, their weights, and what kind of question it is."""
 
 from __future__ import annotations
 
-from qa.query import analyze
-from qa.question_terms import HEAD_GLOSS, PART_GLOSS, _is_gloss_of, gloss_strength, query_terms
+from qa.retrieval.query import analyze
+from qa.retrieval.terms import HEAD_GLOSS, PART_GLOSS, _is_gloss_of, gloss_strength, query_terms
 
 
 def test_gloss_patterns_of_an_asked_term():

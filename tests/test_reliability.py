@@ -47,7 +47,7 @@ def make_settings(seeds: Path, index: Path, **kw) -> Settings:
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> tuple[Path, Path]:
     """(seeds dir, a freshly built index dir) shared read-only by the tests; each test copies the index."""
-    from qa.index_store import build_index
+    from qa.indexing.store import build_index
 
     base = tmp_path_factory.mktemp("reliability")
     seeds = write_seeds(base / "seeds")
@@ -68,7 +68,7 @@ def env(built, tmp_path) -> tuple[Path, Path]:
 
 
 def load(seeds: Path, index: Path, **kw):
-    from qa.retriever import Retriever
+    from qa.retrieval.retriever import Retriever
 
     return Retriever.load(settings=make_settings(seeds, index, **kw))
 
@@ -164,7 +164,7 @@ def test_changed_seeds_without_auto_build_say_so(env):
 
 
 def test_failed_build_keeps_the_previous_index(env, tmp_path):
-    from qa.index_store import build_index
+    from qa.indexing.store import build_index
 
     seeds, index = env
     before = {f: (index / f).read_bytes() for f in index_files(index)}

@@ -1,13 +1,13 @@
-"""qa.render: highlights in original characters, 繁/简 display, escaping, layered cards."""
+"""qa.answering.render: highlights in original characters, 繁/简 display, escaping, layered cards."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import replace
 
-from qa.answer import compose_answer, query_terms
-from qa.query import analyze
-from qa.render import (
+from qa.answering.compose import compose_answer, query_terms
+from qa.retrieval.query import analyze
+from qa.answering.render import (
     answer_html,
     answer_terminal,
     cards_html,
@@ -16,8 +16,8 @@ from qa.render import (
     text_html,
     user_html,
 )
-from qa.retriever import Hit
-from qa.units import LemmaUnit
+from qa.retrieval.retriever import Hit
+from qa.corpus.units import LemmaUnit
 
 from test_answer import BU_GAOZHI, GAOZHI
 

@@ -1,11 +1,11 @@
-"""qa.rerank: the second stage re-orders fused units by what their own text holds, on hand-made units."""
+"""qa.retrieval.rerank: the second stage re-orders fused units by what their own text holds, on hand-made units."""
 
 from __future__ import annotations
 
-from qa.query import analyze
-from qa.question_terms import query_terms
-from qa.rerank import DEPTH, gloss_score, rerank, share
-from qa.units import LemmaUnit
+from qa.retrieval.query import analyze
+from qa.retrieval.terms import query_terms
+from qa.retrieval.rerank import DEPTH, gloss_score, rerank, share
+from qa.corpus.units import LemmaUnit
 
 
 def unit(uid: str, jing: str, zhu: str = "") -> LemmaUnit:

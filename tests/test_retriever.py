@@ -1,13 +1,13 @@
-"""qa.retriever: hybrid and single retrievers return units, say what matched, and flag noise."""
+"""qa.retrieval.retriever: hybrid and single retrievers return units, say what matched, and flag noise."""
 
 from __future__ import annotations
 
 import pytest
 
 from qa.errors import QueryError
-from qa.query import analyze
-from qa.retriever import DenseRetriever, Hit, LexicalRetriever, PassageMatch, Retriever
-from qa.units import LemmaUnit
+from qa.retrieval.query import analyze
+from qa.retrieval.retriever import DenseRetriever, Hit, LexicalRetriever, PassageMatch, Retriever
+from qa.corpus.units import LemmaUnit
 
 GAOZHI = "降席，坐奠爵，拜，告旨"  # the 鄉飲酒禮 經 the issue's example question is about
 NOISE = ["asdf", "😀😀🎉", "鑫龘靐齉", "qwerty uiop zxcv"]

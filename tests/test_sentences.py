@@ -1,11 +1,11 @@
-"""qa.sentences: sentence windows and the general signals that pick answering sentences."""
+"""qa.answering.sentences: sentence windows and the general signals that pick answering sentences."""
 
 from __future__ import annotations
 
-from qa.query import analyze
-from qa.retriever import Hit
-from qa.sentences import select_sentences, split_sentences
-from qa.units import LemmaUnit, ShuPart
+from qa.retrieval.query import analyze
+from qa.retrieval.retriever import Hit
+from qa.answering.sentences import select_sentences, split_sentences
+from qa.corpus.units import LemmaUnit, ShuPart
 
 
 def unit(id: str, jing: str, zhu: str = "", shu: str = "", xiyi: str = "", rite: str = "燕禮") -> LemmaUnit:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from qa.answer import error_row
+from qa.answering.compose import error_row
 from qa.webapp import ChatService, Turn, grounded_clauses
 
 CHROMIUM = Path("/usr/bin/chromium")

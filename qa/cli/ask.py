@@ -28,10 +28,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    from ..answer import SourceLines, compose_answer, query_terms
-    from ..query import analyze
-    from ..render import answer_terminal
-    from ..retriever import Retriever
+    from ..answering.compose import SourceLines, compose_answer, query_terms
+    from ..retrieval.query import analyze
+    from ..answering.render import answer_terminal
+    from ..retrieval.retriever import Retriever
 
     query = analyze(args.question, max_chars=settings.max_query_chars)  # a bad question fails before loading
     retriever = Retriever.load(settings=settings)

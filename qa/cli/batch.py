@@ -26,9 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, settings: Settings) -> int:
     import sys
 
-    from ..answer import SourceLines
+    from ..answering.compose import SourceLines
     from ..batch import read_questions, run_batch
-    from ..retriever import Retriever
+    from ..retrieval.retriever import Retriever
 
     read_questions(args.input, settings.max_query_chars)  # fail on a bad file before loading anything
     retriever = Retriever.load(settings=settings)

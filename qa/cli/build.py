@@ -17,7 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    from ..index_store import build_index, expected_manifest, read_manifest, stale_reasons
+    from ..indexing.store import build_index, expected_manifest, read_manifest, stale_reasons
 
     manifest = None if args.force else read_manifest(settings.index_dir)
     if manifest is not None and not stale_reasons(manifest, expected_manifest(settings)):

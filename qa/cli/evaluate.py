@@ -31,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     from ..evaluate import evaluate, format_report, read_questions
-    from ..retriever import Retriever
+    from ..retrieval.retriever import Retriever
 
     k = args.k if args.k is not None else DEFAULT_K
     if k <= 0:

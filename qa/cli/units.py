@@ -8,9 +8,9 @@ import sys
 from collections import Counter
 from typing import TextIO
 
-from ..corpus import Corpus, load_corpus
+from ..corpus.load import Corpus, load_corpus
 from ..settings import Settings
-from ..units import LAYERS
+from ..corpus.units import LAYERS
 
 XIYI_WORK = "仪礼析疑"
 

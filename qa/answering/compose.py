@@ -1,0 +1,207 @@
+"""Hits → an extractive answer: the 注 / 疏 / 析疑 (or 經) sentences that answer, each cited.
+
+Which sentences answer is decided in :mod:`qa.sentences` (general signals only); this
+module owns the typed results (:class:`Evidence`, :class:`Answer`), their batch/API rows,
+the citation of a sentence by its own line (:class:`SourceLines`), and the plain "no
+passage in the corpus answers this" when the retriever found nothing relevant. Displayed
+and cited text is always the source's own characters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..text.normalize import normalize, normalize_with_map
+from .sentences import QueryTerms, query_terms, select_sentences, split_sentences
+from ..corpus.units import LAYER_LABELS, LemmaUnit
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..retrieval.query import Query
+    from ..retrieval.retriever import Hit
+
+_NOT_FOUND = {
+    "en": "No passage in the corpus answers this question. The nearest passages are listed below; they may not answer it.",
+    "zh-Hans": "语料中没有能回答这个问题的段落。下面列出最接近的段落，仅供参考。",
+    "zh-Hant": "語料中沒有能回答這個問題的段落。下面列出最接近的段落，僅供參考。",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """One answering sentence in the source's own characters, with where it stands."""
+
+    text: str
+    unit_id: str
+    work: str
+    rite: str
+    layer: str  # jing / zhu / shu / xiyi
+    source: str
+    lines: tuple[int, int]  # the sentence's own line(s) when located, else the unit's span
+    score: float
+
+    @property
+    def label(self) -> str:
+        return LAYER_LABELS.get(self.layer, self.layer)
+
+    def citation(self) -> str:
+        """work·rite·layer·id（file:line）, the form shown after the sentence."""
+        first, last = self.lines
+        span = f"{first}" if first == last else f"{first}–{last}"
+        return f"{self.work}·{self.rite}·{self.label}·{self.unit_id}（{self.source}:{span}）"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "unit_id": self.unit_id,
+            "work": self.work,
+            "rite": self.rite,
+            "layer": self.layer,
+            "source": self.source,
+            "lines": list(self.lines),
+            "citation": self.citation(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What a user is shown: ``text`` first, then the hits (the lemma units) as evidence."""
+
+    question: str
+    text: str
+    found: bool  # False: nothing relevant; ``hits`` are only the nearest units
+    evidence: tuple[Evidence, ...]
+    hits: tuple["Hit", ...]
+    lang: str = "zh-Hant"
+
+    def to_dict(self, id: str | None = None) -> dict[str, Any]:
+        """The batch / API row: id, question, answer, citations, error, hits."""
+        return {
+            "id": id,
+            "question": self.question,
+            "answer": self.text,
+            "found": self.found,
+            "citations": [e.to_dict() for e in self.evidence],
+            "error": None,
+            "hits": [hit_to_dict(h) for h in self.hits],
+        }
+
+
+def hit_to_dict(hit: "Hit") -> dict[str, Any]:
+    """A hit as the flat object batch rows carry (疏 parts joined in order)."""
+    u = hit.unit
+    return {
+        "id": u.id,
+        "source": u.source,
+        "lines": list(u.lines),
+        "rite": u.rite,
+        "work": u.work,
+        "jing": u.jing,
+        "zhu": u.zhu,
+        "shu": u.shu_text,
+        "xiyi": u.xiyi,
+        "score": round(float(hit.score), 6),
+        "low_confidence": bool(hit.low_confidence),
+    }
+
+
+def error_row(id: str | None, question: str | None, error: str) -> dict[str, Any]:
+    """A batch row for a question that could not be answered: same keys, ``error`` set."""
+    return {"id": id, "question": question, "answer": "", "found": False, "citations": [], "error": error, "hits": []}
+
+
+# ---------------------------------------------------------------- lines
+
+
+LineLocator = Callable[[LemmaUnit, str, str], "tuple[int, int] | None"]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceLines:
+    """Seed files' lines, to cite an answering sentence by its own line (pure once built)."""
+
+    files: Mapping[str, tuple[str, ...]]
+
+    @classmethod
+    def from_seeds(cls, seeds_dir: Path) -> "SourceLines":
+        from ..corpus.catalog import load_catalog
+        from ..corpus.load import read_seed
+
+        return cls({s.name: tuple(read_seed(s).split("\n")) for s in load_catalog(seeds_dir)})
+
+    def __call__(self, unit: LemmaUnit, layer: str, sentence: str) -> tuple[int, int] | None:
+        lines = self.files.get(unit.source)
+        if not lines:
+            return None
+        first, last = unit.lines
+        span = lines[first - 1 : last]
+        parts = [normalize_with_map(line)[0] for line in span]
+        joined = "".join(parts)
+        owner = [first + k for k, p in enumerate(parts) for _ in p]  # line number of each normalized char
+        target = normalize(sentence)
+        if not target:
+            return None
+        # 注 follows its 經, 疏 follows the 注: start looking after the layers before this one,
+        # so a 疏 quoting the 注 is not cited for the 注 itself.
+        after = 0
+        for before in {"jing": (), "zhu": ("jing",), "xiyi": ("jing",), "shu": ("jing", "zhu")}.get(layer, ()):
+            prior = normalize(getattr(unit, before))
+            at = joined.find(prior, after) if prior else -1
+            if at >= 0:
+                after = at + len(prior)
+        at = joined.find(target, after)
+        if at < 0:
+            at = joined.find(target)
+        if at < 0:
+            return None
+        return owner[at], owner[at + len(target) - 1]
+
+
+# ---------------------------------------------------------------- compose
+
+
+def compose_answer(
+    query: "Query",
+    hits: Sequence["Hit"],
+    *,
+    max_sentences: int = 3,
+    locate: LineLocator | None = None,
+) -> Answer:
+    """The answer to ``query`` from ``hits``: up to ``max_sentences`` cited sentences, or a
+    plain "nothing answers this" when the retriever found nothing relevant."""
+    hits = tuple(hits)
+    found = bool(hits) and not hits[0].low_confidence
+    chosen = select_sentences(query, hits, max_sentences) if found else []
+    evidence = []
+    for c, score in chosen:
+        lines = (locate(c.unit, c.layer, c.text) if locate else None) or c.unit.lines
+        u = c.unit
+        evidence.append(Evidence(c.text, u.id, u.work, u.rite, c.layer, u.source, lines, round(score, 4)))
+    found = found and bool(evidence)
+    if found:
+        text = "\n".join(f"{e.text}〔{e.citation()}〕" for e in evidence)
+    else:
+        text = not_found_text(query.lang)
+    return Answer(query.text, text, found, tuple(evidence), hits, query.lang)
+
+
+def not_found_text(lang: str) -> str:
+    """"No passage in the corpus answers this", in the question's language where easy."""
+    return _NOT_FOUND.get(lang, _NOT_FOUND["zh-Hant"])
+
+
+__all__ = [
+    "Answer",
+    "Evidence",
+    "QueryTerms",
+    "SourceLines",
+    "compose_answer",
+    "error_row",
+    "hit_to_dict",
+    "not_found_text",
+    "query_terms",
+    "select_sentences",
+    "split_sentences",
+]

@@ -1,0 +1,354 @@
+"""Choosing the sentences that answer: sentence windows of the top units and their scores.
+
+Sentence selection uses general signals only: overlap of the question's terms
+(:mod:`qa.question_terms`) with a sentence's normalized text, weighted by how rare each term
+is among the candidates; a gloss of an asked term (「X，Y也」, 「X之言Y也」, 「Y曰X」); for a
+why question a reason (以其, 所以, 故, 示 …) and the 注 on the 經 asked about rather than the
+經 itself; for where / how many, place and number words and the 經; a 注 > 析疑 > 疏 > 經
+layer prior; the unit's rank and how much of the question its 經 covers; the rite the
+question names; the passages the retriever says matched; and sentences of readable length.
+Nothing here knows any particular question. Candidates keep the source's own characters.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from ..text.normalize import normalize
+from ..retrieval.terms import QueryTerms, gloss_strength, query_terms
+from ..corpus.units import LemmaUnit
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..retrieval.query import Query
+    from ..retrieval.retriever import Hit
+
+#: Prior weight of each layer as the place an answer is found (注 glosses are the most direct).
+LAYER_PRIOR: dict[str, float] = {"zhu": 1.0, "xiyi": 0.9, "shu": 0.8, "jing": 0.55}
+#: Weight of the answer candidates by the rank of their unit among the hits.
+RANK_PRIOR: tuple[float, ...] = (1.0, 0.7, 0.5)
+#: Weight of a top unit whose 經 covers none of the question (1.0 for the best-covered 經).
+UNIT_FLOOR = 0.6
+#: Hits scoring at least this share of the first one count as tied with it.
+TIE = 0.97
+#: A sentence must score at least this share of the best one to be shown beside it.
+RELATIVE_CUTOFF = 0.4
+#: Sentences longer than this (normalized characters) are gently penalized.
+READABLE_CHARS = 40
+#: Bonus for a gloss 「X，Y也」 whose X the question asks about (more when it asks a meaning).
+GLOSS_BONUS = 0.35
+MEANING_GLOSS_BONUS = 0.6
+#: Share of its 經's coverage a 注 / 析疑 sentence inherits (more when the question asks why:
+#: the 經 says what was done, its 注 why).
+JING_INHERIT = 0.3
+WHY_JING_INHERIT = 0.6
+#: Bonus for a sentence giving a reason when the question asks why, and for place / number
+#: words when it asks where / how many.
+EXPLAIN_BONUS = 0.25
+KIND_BONUS = 0.15
+#: Layer prior of 經 for a why question (the 經 states the act, not its reason) and for a
+#: where / how-many question (the 經 itself says where and how many).
+WHY_JING_PRIOR = 0.3
+PLACE_JING_PRIOR = 0.9
+#: Weight of a unit of a rite other than the one the question names.
+OTHER_RITE = 0.4
+#: An answer item may join up to WINDOW adjacent sentences of one layer when together
+#: they stay within WINDOW_CHARS; each extra sentence must earn its place (WINDOW_DECAY).
+WINDOW = 3
+WINDOW_CHARS = 60
+WINDOW_DECAY = 0.9
+SHORT_RUN = 16
+SHORT_RUN_DECAY = 0.98
+#: Two answer items of one layer this close (normalized characters between) are shown as one run.
+GAP_CHARS = 20
+#: Two overlapping runs of one layer are shown as their union up to this many normalized characters.
+UNION_CHARS = 70
+#: Weight of a sentence that is mostly a quotation of another text.
+QUOTE_PENALTY = 0.6
+#: Bonus for a sentence inside a passage the retriever matched.
+PASSAGE_BONUS = 0.2
+
+_ENDS = "。；？！?!;"
+_CLOSERS = "」』）)”’"
+_PUNCT = re.compile(r"[，,、：:。；？！?!;]")
+#: Shortest piece an unpunctuated note is cut into.
+PIECE_CHARS = 6
+#: Text that opens a 疏 sentence but is no part of its content.
+_LEAD = re.compile(r"(?:[○\s]|釋曰[︰：:]?|释曰[︰：:]?)+")
+#: Function characters that carry no topic on their own (normalized forms).
+_SECTION_NOTE = re.compile(r"自此(?:已下|以下|以上|已上)?至")
+#: Words that mark a sentence as giving a reason (normalized): 以其, 所以, 故 (not 故云 / 故知,
+#: which only quote or infer), 示 / 明 (to show), 欲, 嫌, 不敢, 尊之 / 敬.
+_EXPLAIN = re.compile(r"以其|所以|是以|为其|故(?![云言知曰经注郑下上]|不与|与此)|示|明(?![日矣])|欲|嫌|不敢|尊之|敬")
+#: A 注's closing purpose clause 「以全交也」 (in a 疏 「以…也」 more often restates the 經).
+_PURPOSE = re.compile(r"以[^以]{1,8}也$")
+#: Place and number words, for questions asking where or how many.
+_PLACE = re.compile(r"[东西南北阶堂庭门楹序阼房室]|位")
+_NUMBER = re.compile(r"[一二三四五六七八九十百凡]")
+# ---------------------------------------------------------------- sentences
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One sentence, or a run of up to WINDOW short adjacent sentences, of one layer."""
+
+    rank: int  # the unit's rank among the hits
+    unit: LemmaUnit
+    layer: str
+    part: int  # which 疏 part (0 elsewhere)
+    start: int  # span in the layer text
+    end: int
+    text: str
+    norm: str
+    sentences: tuple[str, ...] = ()  # the sentences it is made of
+
+
+def split_sentences(text: str) -> list[tuple[int, int]]:
+    """Spans of the sentences of ``text`` (cut after 。；？！ and any closing quote),
+    without a leading ○ / 釋曰 and surrounding whitespace."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    i = 0
+    n = len(text)
+    while i < n:
+        if text[i] in _ENDS:
+            j = i + 1
+            while j < n and text[j] in _CLOSERS:
+                j += 1
+            spans.append((start, j))
+            start = i = j
+            continue
+        i += 1
+    if start < n:
+        spans.append((start, n))
+    if len(spans) == 1 and not _PUNCT.search(text):
+        spans = _particle_spans(text)
+    out = []
+    for s, e in spans:
+        m = _LEAD.match(text, s, e)
+        s = m.end() if m else s
+        while e > s and text[e - 1].isspace():
+            e -= 1
+        if normalize(text[s:e]):
+            out.append((s, e))
+    return out
+
+
+def _particle_spans(text: str) -> list[tuple[int, int]]:
+    """An unpunctuated note (仪礼析疑's transcription) cut after sentence-final 也 / 矣 / 耳 / 哉,
+    so that one idea, not a whole note, is an answer; pieces shorter than PIECE_CHARS stay joined."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for m in re.finditer(r"[也矣耳哉](?!者|[矣哉])", text):
+        end = m.end()
+        if end - start >= PIECE_CHARS and len(text) - end >= PIECE_CHARS:
+            spans.append((start, end))
+            start = end
+    spans.append((start, len(text)))
+    return spans
+
+
+def _layer_texts(unit: LemmaUnit) -> list[tuple[str, int, str]]:
+    texts = [("zhu", 0, unit.zhu), ("xiyi", 0, unit.xiyi), ("jing", 0, unit.jing)]
+    texts += [("shu", i, p.text) for i, p in enumerate(unit.shu)]
+    return [t for t in texts if t[2]]
+
+
+def _candidates(hits: Sequence["Hit"]) -> list[Candidate]:
+    out = []
+    top = hits[0].score if hits else 0.0
+    for rank, hit in enumerate(hits[: len(RANK_PRIOR)]):
+        if top > 0 and hit.score >= TIE * top:
+            rank = 0  # as good as the first: ranked together
+        for layer, part, text in _layer_texts(hit.unit):
+            spans = split_sentences(text)
+            for i in range(len(spans)):
+                for j in range(i, min(i + WINDOW, len(spans))):
+                    s, e = spans[i][0], spans[j][1]
+                    norm = normalize(text[s:e])
+                    if j > i and len(norm) > WINDOW_CHARS:
+                        break
+                    sentences = tuple(text[a:b] for a, b in spans[i : j + 1])
+                    out.append(Candidate(rank, hit.unit, layer, part, s, e, text[s:e], norm, sentences))
+    return out
+
+
+def _quoted_share(text: str) -> float:
+    """How much of a sentence is a quotation 「…」 of another text."""
+    inside = sum(len(m) for m in re.findall(r"「([^」]*)」", text))
+    return inside / max(1, len(text))
+
+
+@lru_cache(maxsize=4096)
+def _norm(text: str) -> str:
+    return normalize(text)
+
+
+def _coverage(norm: str, weights: Mapping[str, float]) -> float:
+    total = sum(weights.values())
+    return sum(w for t, w in weights.items() if t in norm) / total if total else 0.0
+
+
+def _score(
+    c: Candidate, terms: QueryTerms, weights: Mapping[str, float], matched: Sequence[str], unit_weight: float = 1.0
+) -> float:
+    coverage = _coverage(c.norm, weights)
+    if c.layer in ("zhu", "xiyi"):
+        # a 注 (or 析疑 note) comments on its 經: when the question is about that 經, its
+        # commentary answers it even in other words
+        inherit = WHY_JING_INHERIT if terms.why else JING_INHERIT
+        coverage += inherit * _coverage(_norm(c.unit.jing), weights)
+    bonus = 0.0
+    gloss = max((gloss_strength(t, terms) for t in c.sentences), default=0.0) if coverage else 0.0
+    if gloss:  # a gloss of the whole word asked (樂正) counts fully, one of one of its characters (正) less
+        bonus += (MEANING_GLOSS_BONUS if terms.meaning else GLOSS_BONUS) * gloss
+    if any(c.norm in m or (len(c.norm) >= 4 and m and c.norm[:4] in m) for m in matched):
+        bonus += PASSAGE_BONUS
+    if coverage and terms.why and c.layer != "jing" and any(_explains(_norm(t), c.layer) for t in c.sentences):
+        bonus += EXPLAIN_BONUS
+    if coverage and ((terms.where and _PLACE.search(c.norm)) or (terms.count and _NUMBER.search(c.norm))):
+        bonus += KIND_BONUS
+    length = len(c.norm)
+    readable = 1.0 if length <= READABLE_CHARS else (READABLE_CHARS / length) ** 0.35
+    if length <= 2:  # 「是也」 and the like answer nothing alone
+        readable *= 0.3
+    # a run of a few short 注 sentences reads as one: only a slight cost, so it wins when it
+    # covers more of the question and the single sentence wins a tie
+    readable *= (SHORT_RUN_DECAY if length <= SHORT_RUN else WINDOW_DECAY) ** (len(c.sentences) - 1)
+    if _quoted_share(c.text) > 0.5:  # mostly a quotation of another book: context, not an answer
+        readable *= QUOTE_PENALTY
+    if terms.context and not any(ch in _norm(c.unit.full_text) for ch in terms.chars):
+        readable *= QUOTE_PENALTY  # a follow-up's new subject (「那介呢？」) must be in the unit
+    if _SECTION_NOTE.match(c.text):  # 疏's 「自此至「…」，論…之事」 names a section, answers nothing
+        readable *= QUOTE_PENALTY
+    if terms.rites and _rite_of(c.unit) not in terms.rites:
+        readable *= OTHER_RITE
+    return (coverage + bonus) * readable * _layer_prior(c.layer, terms) * RANK_PRIOR[c.rank] * unit_weight
+
+
+def _explains(norm: str, layer: str) -> bool:
+    return bool(_EXPLAIN.search(norm) or (layer != "shu" and _PURPOSE.search(norm)))
+
+
+def _layer_prior(layer: str, terms: QueryTerms) -> float:
+    if layer == "jing":
+        if terms.where or terms.count:
+            return PLACE_JING_PRIOR
+        if terms.why or terms.meaning:  # the 經 states the act; its reason or meaning is in the commentary
+            return WHY_JING_PRIOR
+    return LAYER_PRIOR.get(layer, 0.5)
+
+
+def _rite_of(unit: LemmaUnit) -> str:
+    """The rite id of a unit: the second part of its work.rite.sequence id."""
+    parts = unit.id.split(".")
+    return parts[1] if len(parts) > 2 else ""
+
+
+def _term_weights(cands: Sequence[Candidate], terms: QueryTerms) -> dict[str, float]:
+    """Each query term's weight times its rarity among the candidate sentences (absent terms weigh nothing)."""
+    n = len(cands)
+    out: dict[str, float] = {}
+    for t, w in terms.weights.items():
+        df = sum(1 for c in cands if t in c.norm)
+        if df:
+            out[t] = w * math.log(1.0 + n / df)
+    return out
+
+
+def select_sentences(query: "Query", hits: Sequence["Hit"], max_sentences: int = 3) -> list[tuple[Candidate, float]]:
+    """The best answering sentences of the top hits, best first, merged where adjacent."""
+    cands = _candidates(hits)
+    if not cands:
+        return []
+    terms = query_terms(query)
+    weights = _term_weights(cands, terms)
+    matched: dict[str, list[str]] = {}
+    for hit in hits[: len(RANK_PRIOR)]:
+        matched[hit.unit.id] = [normalize(p.text) for p in hit.passages]
+    units = _unit_weights(hits[: len(RANK_PRIOR)], weights)
+    scored = sorted(
+        ((c, _score(c, terms, weights, matched.get(c.unit.id, ()), units[c.unit.id])) for c in cands),
+        key=lambda cs: -cs[1],
+    )
+    best = scored[0][1]
+    if best <= 0:
+        return []
+    chosen: list[tuple[Candidate, float]] = []
+    for c, s in scored:
+        if s < RELATIVE_CUTOFF * best or len(chosen) >= max_sentences:
+            break
+        at = next((i for i, (o, _) in enumerate(chosen) if _overlaps(c, o)), None)
+        if at is not None:
+            # an overlapping run that brings in terms the chosen one lacks (the second half of
+            # a parallel 「…，…也。…，…也」) widens it, while it stays readable
+            o, so = chosen[at]
+            wider = _union(o, c)
+            if _coverage(wider.norm, weights) > _coverage(o.norm, weights) and len(wider.norm) <= UNION_CHARS:
+                chosen[at] = (wider, so)
+            continue
+        if any(c.norm in o.norm or o.norm in c.norm for o, _ in chosen):
+            continue  # the same sentence again, or a 疏 quoting the 注, adds nothing
+        chosen.append((c, s))
+    return _merge_adjacent(chosen)
+
+
+def _union(a: Candidate, b: Candidate) -> Candidate:
+    """The run of one layer from the start of the earlier of two overlapping candidates to the end of the later."""
+    full = _layer_text(a.unit, a.layer, a.part)
+    start, end = min(a.start, b.start), max(a.end, b.end)
+    text = full[start:end]
+    sentences = tuple(text[s:e] for s, e in split_sentences(text))
+    return Candidate(min(a.rank, b.rank), a.unit, a.layer, a.part, start, end, text, normalize(text), sentences)
+
+
+def _unit_weights(hits: Sequence["Hit"], weights: Mapping[str, float]) -> dict[str, float]:
+    """Each top unit's weight by how much of the question its 經 covers, relative to the best
+    covered 經: the commentary on the act asked about answers, even when ranked second."""
+    cover = {h.unit.id: _coverage(_norm(h.unit.jing), weights) for h in hits}
+    top = max(cover.values(), default=0.0)
+    if top <= 0:
+        return {u: 1.0 for u in cover}
+    return {u: UNIT_FLOOR + (1.0 - UNIT_FLOOR) * c / top for u, c in cover.items()}
+
+
+def _overlaps(a: Candidate, b: Candidate) -> bool:
+    return (a.unit.id, a.layer, a.part) == (b.unit.id, b.layer, b.part) and a.start < b.end and b.start < a.end
+
+
+def _merge_adjacent(chosen: list[tuple[Candidate, float]]) -> list[tuple[Candidate, float]]:
+    """Join sentences that follow each other in one layer, so a two-sentence answer reads whole."""
+    out = list(chosen)
+    merged = True
+    while merged:
+        merged = False
+        for i, (a, sa) in enumerate(out):
+            for j, (b, sb) in enumerate(out):
+                if i == j or (a.unit.id, a.layer, a.part) != (b.unit.id, b.layer, b.part):
+                    continue
+                full = _layer_text(a.unit, a.layer, a.part)
+                gap = full[a.end : b.start] if a.end <= b.start else None
+                # adjacent, or one short sentence apart: show the run whole rather than in pieces
+                if gap is not None and len(split_sentences(gap)) <= 1 and len(normalize(gap)) <= GAP_CHARS:
+                    text = full[a.start : b.end]
+                    joined = Candidate(a.rank, a.unit, a.layer, a.part, a.start, b.end, text, normalize(text), a.sentences + b.sentences)
+                    keep = min(i, j)
+                    out[keep] = (joined, max(sa, sb))
+                    del out[max(i, j)]
+                    merged = True
+                    break
+            if merged:
+                break
+    # a run may now hold an item chosen on its own: keep the run only
+    return [(c, sc) for i, (c, sc) in enumerate(out) if not any(j != i and _overlaps(c, o) and (o.end - o.start) > (c.end - c.start) for j, (o, _) in enumerate(out))]
+
+
+def _layer_text(unit: LemmaUnit, layer: str, part: int) -> str:
+    return unit.shu[part].text if layer == "shu" else getattr(unit, layer)
+
+
+__all__ = ["Candidate", "QueryTerms", "query_terms", "select_sentences", "split_sentences"]

@@ -1,0 +1,209 @@
+"""Low-confidence detection: is the question about this corpus at all, and did retrieval find it?
+
+The rule (``Calibration.low_confidence``) uses two signals of a query and its results:
+
+* ``ritual`` (:func:`ritual_share`): the idf-weighted share of the question's content that is
+  the corpus's vocabulary. Content is the question after scaffolding removal: the CJK
+  bigrams of each run (a one-character run counts as itself, at ``SINGLE_WEIGHT``; its
+  characters at ``CHAR_WEIGHT``), each English content word (``ENGLISH_WEIGHT``), each named
+  rite or commentator, and a follow-up's carried-over terms (``CONTEXT_WEIGHT``). A CJK term
+  is *on topic* when it occurs in the corpus (the lexical index knows it) or lies inside a
+  modern word the glossary maps to a ritual term (脫鞋 → 說屨); an English word when the
+  glossary maps it (guest → 賓); a named rite always. Each term weighs its idf, and a term the
+  corpus never uses weighs the most (the largest idf): 「股票」, 「安裝」, 「天氣」, "python" are
+  not ritual words, so 「如何安裝Python」 shares little with the corpus even though 安 is everywhere
+  in it, while 「旨」, 「何謂旅酬」, "What is 旅酬?" and 「介」 are wholly ritual vocabulary.
+* ``dense``: the best passage's cosine similarity to the query, which depends on the encoder.
+
+A result is **confident** when ``ritual >= RITUAL_MIN``, or when the dense score clears the
+calibrated threshold and ``ritual >= RITUAL_FLOOR`` (a paraphrase in other words than the
+corpus's, never a question with no ritual word at all). Otherwise every hit is marked
+``low_confidence`` and the answer says plainly that no passage answers the question.
+
+Calibration (:func:`calibrate`, when an index is built, saved in its manifest): noise (random
+ASCII letters, random CJK ideographs, emoji; fixed seed) plus a generic list of modern
+off-topic questions in four languages (``qa/data/offtopic.tsv``: passwords, weather, prices,
+trains …) are run through the index; the dense threshold is set ``DENSE_MARGIN`` above the
+highest dense score any of them reaches. ``RITUAL_MIN`` is a constant measured on the same
+calibration questions (static-corpus index, real corpus): off-topic and noise reach at most
+0.37, real questions of every kind in the dev and held-out sets score 0.45–1.0 (median 1.0),
+so the threshold sits at 0.4. Known limit: a modern question built of words the corpus also
+uses (「請問洗手間在哪裡」: 洗手 is a corpus word) can clear it. A manifest with an older calibration
+(``CALIBRATION_VERSION``) is recalibrated in memory when loaded.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any, Mapping
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from ..indexing.store import IndexData
+    from .query import Query
+    from ..settings import Settings
+
+log = logging.getLogger(__name__)
+
+#: Version of the calibration saved in manifests; an older one is recomputed at load.
+CALIBRATION_VERSION = 2
+#: Below this share of ritual vocabulary a question is low-confidence (unless the dense
+#: side agrees strongly, see RITUAL_FLOOR). Measured: off-topic and noise ≤ 0.37, real questions ≥ 0.45.
+RITUAL_MIN = 0.4
+#: The dense side can vouch for a question only when at least this share of it is ritual vocabulary.
+RITUAL_FLOOR = 0.2
+#: Margin added above the highest dense score of the calibration noise and off-topic questions.
+DENSE_MARGIN = 0.02
+#: Dense threshold when there is no calibration (never reached by cosine similarity).
+NO_DENSE_THRESHOLD = 1.01
+#: Weights of the content terms, relative to a bigram's (its idf × 1.0).
+CHAR_WEIGHT = 0.35  # each character of a run: weak evidence, most characters occur somewhere
+SINGLE_WEIGHT = 0.5  # a one-character run (旨, 介, 買): a word, but a one-character one
+ENGLISH_WEIGHT = 2.0  # an English content word (in idf units: a common corpus term)
+CONTEXT_WEIGHT = 0.5  # a follow-up's carried-over terms
+#: Bigrams of modern function words: neither ritual nor off-topic, so they are not counted.
+NEUTRAL_BIGRAMS = frozenset(
+    "没有 自己 之后 之前 时候 开始 进来 出来 起来 知道 表示 应该 需要 可以 已经 一共 一下 就是 还是 这个 那个 这种 那种 这样 那样".split()
+)
+#: Modern grammatical characters (normalized): a bigram holding one (先把, 酒的) is phrasing, not content.
+NEUTRAL_CHARS = frozenset("把被们这哪吗呢的了很那")
+NOISE_SEED = 7
+NOISE_PER_KIND = 60
+
+
+@dataclass(frozen=True, slots=True)
+class Signals:
+    ritual: float | None  # share of the question that is corpus / ritual vocabulary (None: not measured)
+    dense: float | None  # best dense passage score (None: not measured, e.g. lexical-only ranking)
+
+
+def _content_terms(query: "Query", idf: Mapping[str, float], unknown: float) -> tuple[dict[str, float], set[str]]:
+    """(term → weight, terms that are on topic) for :func:`ritual_share`."""
+    from ..text.lexicon import glossary
+    from .query import _english
+
+    weights: dict[str, float] = {}
+    on: set[str] = set()
+    gl = glossary()
+
+    def add_run(run: str, scale: float) -> None:
+        # characters inside a modern glossary word (脫鞋, 喝) are ritual vocabulary by the glossary
+        for i in range(len(run)):
+            for j in range(i + 1, min(len(run), i + gl.max_zh) + 1):
+                if run[i:j] in gl.chinese:
+                    on.update(run[i:j])
+                    on.update(run[k : k + 2] for k in range(i, j - 1))
+        if len(run) == 1:
+            weights[run] = max(weights.get(run, 0.0), scale * SINGLE_WEIGHT * idf.get(run, unknown))
+        for k in range(len(run) - 1):
+            bigram = run[k : k + 2]
+            if bigram not in NEUTRAL_BIGRAMS and not NEUTRAL_CHARS.intersection(bigram):
+                weights[bigram] = max(weights.get(bigram, 0.0), scale * idf.get(bigram, unknown))
+        if len(run) > 1:
+            for ch in set(run) - NEUTRAL_CHARS:
+                weights.setdefault(ch, scale * CHAR_WEIGHT * idf.get(ch, unknown))
+
+    for seg in query.segments:
+        if seg.isascii():
+            weights[f"en:{seg}"] = ENGLISH_WEIGHT
+            if _english([seg], [], [])[1]:
+                on.add(f"en:{seg}")
+        else:
+            add_run(seg, 1.0)
+    for seg in query.context:
+        if not seg.isascii():
+            add_run(seg, CONTEXT_WEIGHT)
+    for name in (*query.rites, *query.layers):  # a named rite or commentator is the corpus itself
+        weights[f"name:{name}"] = unknown
+        on.add(f"name:{name}")
+    on.update(t for t in weights if t in idf)
+    return weights, on
+
+
+def ritual_share(query: "Query", idf: Mapping[str, float]) -> float:
+    """The idf-weighted share of ``query``'s content that is the corpus's vocabulary (0.0 without content).
+
+    ``idf`` is the lexical index's token → idf (:meth:`qa.lexical.LexicalIndex.term_idf`).
+    """
+    unknown = max(idf.values(), default=1.0)
+    weights, on = _content_terms(query, idf, unknown)
+    total = sum(weights.values())
+    return sum(w for t, w in weights.items() if t in on) / total if total > 0 else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    dense_min: float = NO_DENSE_THRESHOLD
+    ritual_min: float = RITUAL_MIN
+    ritual_floor: float = RITUAL_FLOOR
+
+    @classmethod
+    def from_manifest(cls, manifest: dict[str, Any]) -> "Calibration | None":
+        """The manifest's calibration, or None when it has none of the current version."""
+        c = manifest.get("confidence") or {}
+        if c.get("version") != CALIBRATION_VERSION:
+            return None
+        return cls(dense_min=float(c.get("dense_min", NO_DENSE_THRESHOLD)), ritual_min=float(c.get("ritual_min", RITUAL_MIN)))
+
+    @classmethod
+    def for_index(cls, data: "IndexData", settings: "Settings") -> "Calibration":
+        """The index's saved calibration, or a fresh one (an index built before this rule)."""
+        saved = cls.from_manifest(data.manifest)
+        if saved is not None:
+            return saved
+        log.info("confidence: the index has no calibration version %d; calibrating now", CALIBRATION_VERSION)
+        c = calibrate(data, settings)
+        return cls(dense_min=c["dense_min"], ritual_min=c["ritual_min"])
+
+    def low_confidence(self, s: Signals) -> bool:
+        ritual = s.ritual or 0.0
+        if ritual >= self.ritual_min:
+            return False
+        dense_ok = s.dense is not None and s.dense >= self.dense_min
+        return not (dense_ok and ritual >= self.ritual_floor)
+
+
+def noise_queries(seed: int = NOISE_SEED, per_kind: int = NOISE_PER_KIND) -> list[str]:
+    """Deterministic nonsense: random ASCII letters, random CJK ideographs, emoji runs."""
+    rng = np.random.default_rng(seed)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    out: list[str] = []
+    for _ in range(per_kind):
+        out.append("".join(rng.choice(list(letters), size=int(rng.integers(3, 11)))))
+        out.append("".join(chr(int(c)) for c in rng.integers(0x4E00, 0x9FA6, size=int(rng.integers(2, 9)))))
+        out.append("".join(chr(int(c)) for c in rng.integers(0x1F600, 0x1F650, size=int(rng.integers(1, 6)))))
+    return out
+
+
+@lru_cache(maxsize=1)
+def offtopic_questions() -> tuple[str, ...]:
+    """The generic modern off-topic questions of ``qa/data/offtopic.tsv``."""
+    text = resources.files("qa").joinpath("data/offtopic.tsv").read_text(encoding="utf-8")
+    return tuple(line.split("\t")[0].strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
+def calibrate(data: "IndexData", settings: "Settings") -> dict[str, Any]:
+    """The dense threshold for this index's encoder, from its scores on noise and off-topic questions."""
+    from .query import analyze
+
+    queries = [analyze(t) for t in (*noise_queries(), *offtopic_questions())]
+    field = getattr(data.encoder, "query_input", "dense_text")
+    vectors = data.encoder.encode([getattr(q, field) for q in queries], kind="query")
+    scores, _ = data.dense.search(vectors, 1)
+    top = np.where(np.isfinite(scores[:, 0]), scores[:, 0], 0.0)
+    dense_min = min(float(top.max()) + DENSE_MARGIN, NO_DENSE_THRESHOLD)
+    idf = data.lexical.term_idf()
+    ritual = sorted(ritual_share(q, idf) for q in queries)
+    log.info("confidence: dense threshold %.3f (noise max %.3f); off-topic ritual share max %.2f",
+             dense_min, float(top.max()), ritual[-1])
+    return {"version": CALIBRATION_VERSION, "dense_min": round(dense_min, 4), "ritual_min": RITUAL_MIN,
+            "noise_queries": len(queries), "noise_dense_max": round(float(top.max()), 4),
+            "noise_ritual_max": round(ritual[-1], 4), "noise_ritual_above_min": sum(1 for x in ritual if x >= RITUAL_MIN)}
+
+
+__all__ = ["Signals", "Calibration", "ritual_share", "calibrate", "noise_queries", "offtopic_questions",
+           "RITUAL_MIN", "RITUAL_FLOOR", "CALIBRATION_VERSION"]

@@ -1,0 +1,387 @@
+"""Query understanding: clean and cut the question, strip its scaffolding, expand it with the ritual glossary.
+
+``analyze(text)`` turns what a user typed into a :class:`Query`:
+
+- ``text``: the question with control characters removed, cut to ``max_chars`` (with a warning);
+- ``norm``: :func:`qa.normalize.normalize` of it (the matching form);
+- ``core``: ``norm`` without question scaffolding (為什麼, 何謂, 何義, why, what does … mean,
+  see ``qa/data/scaffolding.tsv``), as space-separated segments: a segment never spans
+  punctuation or removed scaffolding, so no bigram is formed across them;
+- ``expansions``: corpus terms the bilingual glossary (``qa/data/glossary.tsv``) gives for the
+  English and modern-Chinese words in the question (guest → 賓, 脫鞋 → 說屨);
+- ``context``: for an elliptical follow-up (「那介呢？」, "and the 介?"), the previous
+  question's terms, which the lexical index weighs lower (see :func:`is_follow_up`);
+- ``rites``: the rites the question names (鄉飲酒禮, 燕禮, "the banquet"), taken out of the
+  words to match and used as a preference (``qa/data/rites.tsv``);
+- ``layers``: the layers whose commentator the question names (方苞 → 析疑, 鄭玄 → 注), taken out
+  of the words to match and used as a preference (``qa/data/commentators.tsv``);
+- ``lang``: a best guess (zh-Hant, zh-Hans, lzh, en, mixed), for reporting only.
+"""
+
+from __future__ import annotations
+
+import logging
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Sequence
+
+from ..errors import QueryError
+from ..text.lexicon import (
+    _WORD,
+    DETERMINERS,
+    commentators_table,
+    glossary,
+    rite_names,
+    rites_table,
+    scaffolding,
+    split_names,
+    stem,
+)
+from ..text.normalize import normalize, normalize_with_map
+
+log = logging.getLogger(__name__)
+
+#: Longest glossary / scaffolding phrase tried, in English words.
+MAX_PHRASE_WORDS = 5
+#: How many earlier user turns a follow-up may draw on.
+MAX_HISTORY_TURNS = 3
+#: A follow-up marker only makes a question elliptical when what is left is this short.
+FOLLOW_UP_MAX_CJK = 6
+FOLLOW_UP_MAX_WORDS = 3
+#: Openings (normalized) that mark a follow-up: 那介呢 / 然則介何如 / and the 介? / what about …
+FOLLOW_UP_OPENINGS_ZH: tuple[str, ...] = ("那么", "那", "然则", "则", "又", "还有", "至于", "那如果")
+FOLLOW_UP_OPENINGS_EN: tuple[tuple[str, ...], ...] = (("and",), ("what", "about"), ("how", "about"), ("then",))
+#: Endings that mark an elliptical question in modern Chinese (「介呢？」).
+FOLLOW_UP_ENDINGS_ZH: tuple[str, ...] = ("呢",)
+
+_MODERN_ONLY_CHARS = frozenset("的了吗呢么们这哪吧呀啊")
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """A question, ready for the lexical and dense retrievers."""
+
+    text: str  # what the user typed (after truncation to the limit), original characters
+    norm: str  # normalize(text)
+    core: str  # normalized text without question scaffolding, segments separated by spaces
+    expansions: tuple[str, ...]  # normalized corpus terms from the glossary, de-duplicated
+    lang: str  # "zh-Hant" | "zh-Hans" | "lzh" | "en" | "mixed" (best guess)
+    truncated: bool
+    context: tuple[str, ...] = ()  # terms carried over from the previous question (follow-ups only)
+    rites: tuple[str, ...] = ()  # rite ids the question names (qa/data/rites.tsv), first named first
+    layers: tuple[str, ...] = ()  # layers whose commentator the question names (qa/data/commentators.tsv)
+
+    @property
+    def segments(self) -> tuple[str, ...]:
+        """The core's segments (CJK runs and English words)."""
+        return tuple(self.core.split())
+
+    @property
+    def lexical_text(self) -> str:
+        """Core + expansions (+ carried-over context): what BM25 matches."""
+        return " ".join(p for p in (self.core, *self.expansions, *self.context) if p)
+
+    @property
+    def dense_text(self) -> str:
+        """What the dense encoder embeds: the core, the named rites, then glossary terms and context."""
+        names = tuple(rite_names().get(r, "") for r in self.rites)
+        return " ".join(p for p in (self.core, *names, *self.expansions, *self.context) if p)
+
+    @property
+    def is_empty(self) -> bool:
+        """True when nothing is left to match (e.g. only emoji or punctuation)."""
+        return not self.lexical_text
+
+
+# ── cleaning ───────────────────────────────────────────────────────────────────
+
+
+def clean(text: str) -> str:
+    """Drop control, format and surrogate characters (NUL included); tabs and newlines become spaces."""
+    out = []
+    for ch in text:
+        if ch in "\t\n\r\v\f":
+            out.append(" ")
+        elif unicodedata.category(ch) in ("Cc", "Cf", "Cs"):
+            continue
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+# ── pieces: CJK runs and English words, split where the original had punctuation ──
+
+
+def _pieces(text: str) -> list[tuple[str, str]]:
+    """(kind, string) pieces of normalize(text): kind "cjk" (a run), "word" (English), in order."""
+    norm, pos = normalize_with_map(text)
+    pieces: list[tuple[str, str]] = []
+    run: list[str] = []
+    prev = -2
+    i = 0
+    while i < len(norm):
+        ch = norm[i]
+        if ch == " ":
+            i += 1
+            continue
+        if ch.isascii():
+            if run:
+                pieces.append(("cjk", "".join(run)))
+                run = []
+            j = i
+            while j < len(norm) and norm[j].isascii() and norm[j] != " ":
+                j += 1
+            pieces.extend(("word", w) for w in _WORD.findall(norm[i:j]))
+            prev = -2
+            i = j
+            continue
+        if run and pos[i] - prev > 1:  # punctuation or a dropped glyph lay between: a new run
+            pieces.append(("cjk", "".join(run)))
+            run = []
+        run.append(ch)
+        prev = pos[i]
+        i += 1
+    if run:
+        pieces.append(("cjk", "".join(run)))
+    return pieces
+
+
+def split_segments(text: str) -> list[str]:
+    """normalize(text) as segments: CJK runs (split where the original had punctuation) and English words.
+
+    The lexical index tokenizes passages with this, so a bigram never spans a 。 or ，.
+    """
+    return [s for _, s in _pieces(text)]
+
+
+def _strip_scaffolding(run: str, phrases: Sequence[tuple[str, bool]]) -> list[str]:
+    """Split a CJK run at scaffolding phrases, longest phrases first; returns the kept parts.
+
+    Longest first over the whole run (not left to right), so 「是什麼樣的」 goes as one phrase
+    rather than leaving 樣 behind after 「是什麼」; a protected corpus term (說屨) claims its
+    characters first, so the 說 in it is not taken for the modern 說 "say".
+    """
+    mask: list[int] = [0] * len(run)  # 0 free, 1 removed, 2 protected
+    for phrase, remove in phrases:  # longest first
+        start = run.find(phrase)
+        while start != -1:
+            end = start + len(phrase)
+            if not any(mask[start:end]):
+                mask[start:end] = [1 if remove else 2] * len(phrase)
+            start = run.find(phrase, start + 1)
+    parts: list[str] = []
+    cur: list[str] = []
+    for ch, state in zip(run, mask):
+        if state == 1:
+            if cur:
+                parts.append("".join(cur))
+                cur = []
+        else:
+            cur.append(ch)
+    if cur:
+        parts.append("".join(cur))
+    return parts
+
+
+def _glossary_zh(run: str, table: dict[str, tuple[str, ...]], max_len: int) -> list[str]:
+    """Corpus terms for modern-Chinese glossary words in a CJK run (longest match, no overlaps)."""
+    out: list[str] = []
+    i = 0
+    while i < len(run):
+        for n in range(min(max_len, len(run) - i), 0, -1):
+            terms = table.get(run[i : i + n])
+            if terms:
+                out.extend(terms)
+                i += n
+                break
+        else:
+            i += 1
+    return out
+
+
+def _english(words: list[str], rites: list[str], layers: list[str]) -> tuple[list[str], list[str]]:
+    """(kept content words, corpus terms) for English words; named rites and commentators go to ``rites``/``layers``."""
+    gl = glossary().english
+    sc = scaffolding().en
+    rt = rites_table().english
+    ct = commentators_table().english
+    words = [w for w in words if w not in DETERMINERS]  # scaffolding anyway; skipping them lets phrases match
+    stems = [stem(w) for w in words]
+    kept: list[str] = []
+    terms: list[str] = []
+    i = 0
+    while i < len(words):
+        for n in range(min(MAX_PHRASE_WORDS, len(words) - i), 0, -1):
+            key = tuple(stems[i : i + n])
+            if key in rt or key in ct:
+                (rites if key in rt else layers).append(rt.get(key) or ct[key])
+                i += n
+                break
+            found = gl.get(tuple(stems[i : i + n]))
+            if found:
+                terms.extend(found)
+                kept.extend(words[i : i + n])
+                i += n
+                break
+        else:
+            if (stems[i],) not in sc and (words[i],) not in sc:
+                kept.append(words[i])
+            i += 1
+    return kept, terms
+
+
+# ── language guess (reporting only) ────────────────────────────────────────────
+
+
+@lru_cache(maxsize=1)
+def _opencc_pair():
+    import opencc
+
+    return opencc.OpenCC("t2s"), opencc.OpenCC("s2t")
+
+
+def _is_cjk(ch: str) -> bool:
+    return "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" or "\U00020000" <= ch <= "\U0003ffff"
+
+
+def detect_lang(text: str) -> str:
+    """zh-Hant, zh-Hans, lzh (classical), en or mixed: a heuristic guess for reports."""
+    cjk = [ch for ch in text if _is_cjk(ch)]
+    latin = sum(1 for ch in text if ch.isascii() and ch.isalpha())
+    if not cjk and not latin:
+        return "mixed"
+    if latin > 2 * len(cjk):
+        return "en"
+    if latin and len(_WORD.findall(text.lower())) >= 3 and latin > len(cjk):
+        return "mixed"
+    t2s, s2t = _opencc_pair()
+    trad = sum(1 for ch in cjk if t2s.convert(ch) != ch)
+    simp = sum(1 for ch in cjk if s2t.convert(ch) != ch)
+    norm = normalize(text)
+    sc = scaffolding()
+    modern = any(p in norm for p in sc.zh if len(p) > 1 and p != "说") or any(ch in _MODERN_ONLY_CHARS for ch in norm)
+    if not modern:
+        return "lzh"
+    return "zh-Hans" if simp > trad else "zh-Hant"
+
+
+# ── follow-ups ─────────────────────────────────────────────────────────────────
+
+
+def is_follow_up(pieces: list[tuple[str, str]], content_cjk: int, content_words: int) -> bool:
+    """The rule for elliptical follow-ups (「那介呢？」, "and the 介?", "what about the 介?").
+
+    A question draws on the previous turn when nothing is left after its scaffolding
+    (「為什麼？」, "why?"), or when it opens with a follow-up marker (那, 那麼, 然則, 則, 又,
+    還有, 至於; and, what about, how about, then) or ends with 呢, and what is left is short
+    (at most FOLLOW_UP_MAX_CJK characters and FOLLOW_UP_MAX_WORDS English content words).
+    The previous question's terms are then carried over as ``context``, which the lexical
+    index weighs lower than the question's own terms, so the new subject (介) leads.
+    """
+    if content_cjk == 0 and content_words == 0:
+        return True
+    if content_cjk > FOLLOW_UP_MAX_CJK or content_words > FOLLOW_UP_MAX_WORDS:
+        return False
+    first_cjk = next((s for k, s in pieces if k == "cjk"), "")
+    last_cjk = next((s for k, s in reversed(pieces) if k == "cjk"), "")
+    words = [s for k, s in pieces if k == "word"]
+    if pieces and pieces[0][0] == "cjk" and first_cjk.startswith(FOLLOW_UP_OPENINGS_ZH):
+        return True
+    if pieces and pieces[-1][0] == "cjk" and last_cjk.endswith(FOLLOW_UP_ENDINGS_ZH):
+        return True
+    if pieces and pieces[0][0] == "word":
+        return any(tuple(words[: len(o)]) == o for o in FOLLOW_UP_OPENINGS_EN)
+    return False
+
+
+# ── analyze ────────────────────────────────────────────────────────────────────
+
+
+def analyze(text: str, *, max_chars: int = 2000, history: Sequence[str] = ()) -> Query:
+    """Understand one question; ``history`` is the earlier user turns, oldest first.
+
+    Raises QueryError when the question is empty or only whitespace/control characters.
+    """
+    if not isinstance(text, str):
+        raise QueryError(f"the question must be text, not {type(text).__name__}")
+    cleaned = clean(text)
+    if not cleaned.strip():
+        raise QueryError("empty question: type a question about 儀禮 (e.g. 「賓為什麼告旨？」)")
+    truncated = False
+    cleaned = cleaned.strip()
+    if len(cleaned) > max_chars:
+        log.warning("question of %d characters cut to the first %d (max_query_chars)", len(cleaned), max_chars)
+        cleaned = cleaned[:max_chars]
+        truncated = True
+
+    pieces = _pieces(cleaned)
+    sc = scaffolding()
+    gl = glossary()
+    core_parts: list[str] = []
+    expansions: list[str] = []
+    content_cjk = 0
+    content_words = 0
+    words: list[str] = []
+    rites: list[str] = []
+    layers: list[str] = []
+
+    def flush_words() -> None:
+        nonlocal content_words
+        if words:
+            kept, terms = _english(words, rites, layers)
+            core_parts.extend(kept)
+            expansions.extend(terms)
+            content_words += len(kept)
+            words.clear()
+
+    for kind, s in pieces:
+        if kind == "word":
+            words.append(s)
+            continue
+        flush_words()
+        expansions.extend(_glossary_zh(s, gl.chinese, gl.max_zh))
+        kept = [
+            k
+            for named in split_names(s, rites_table(), rites)
+            for part in split_names(named, commentators_table(), layers)
+            for k in _strip_scaffolding(part, sc.all_zh)
+        ]
+        core_parts.extend(kept)
+        content_cjk += sum(len(k) for k in kept)
+    flush_words()
+
+    core = " ".join(core_parts)
+    core_cjk = "".join(p for p in core_parts if not p.isascii())
+    # An expansion the question already says is dropped; but a one-character term (工) inside a
+    # longer modern word (樂工) is not "said": as its own word it matches the corpus's 工.
+    expansions_t = tuple(
+        t for t in dict.fromkeys(expansions) if t not in core_parts and not (len(t) > 1 and t in core_cjk)
+    )
+
+    context: tuple[str, ...] = ()
+    recent = [h for h in history if isinstance(h, str) and clean(h).strip()][-MAX_HISTORY_TURNS:]
+    if recent and is_follow_up(pieces, content_cjk, content_words):
+        try:
+            prev = analyze(recent[-1], max_chars=max_chars, history=recent[:-1])
+        except QueryError:  # pragma: no cover - recent holds only non-empty turns
+            prev = None
+        if prev is not None:
+            carried = [*prev.segments, *prev.expansions, *prev.context]
+            own = set(core_parts) | set(expansions_t)
+            context = tuple(t for t in dict.fromkeys(carried) if t not in own and not t.isascii())
+
+    return Query(
+        text=cleaned,
+        norm=normalize(cleaned),
+        core=core,
+        expansions=expansions_t,
+        lang=detect_lang(cleaned),
+        truncated=truncated,
+        context=context,
+        rites=tuple(dict.fromkeys(rites)),
+        layers=tuple(dict.fromkeys(layers)),
+    )
+
+
+__all__ = ["Query", "analyze", "clean", "detect_lang", "glossary", "is_follow_up", "commentators_table", "rite_names", "rites_table", "scaffolding", "split_segments", "stem"]

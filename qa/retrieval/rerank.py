@@ -1,0 +1,133 @@
+"""Second stage: re-order the fused top units by what each unit's own text says about the query's terms.
+
+Fusion only sees ranks. This stage looks at the candidates themselves, with a few named
+constants (no learned weights):
+
+* **follow-ups** (「那介呢？」 after 「賓為什麼說旨？」): the question's *own* terms (介) are the
+  subject and the carried ``context`` (賓, 旨, 告旨) only narrows it down, so a unit's share of
+  its own terms counts more than its share of the context — a unit about the old subject
+  alone (賓…告旨) falls below one about the new subject in the old situation (介…不告旨);
+* **named rites** (鄉飲酒禮, 燕禮, "the banquet"): a unit of the named rite is preferred over
+  the dense side's units of another rite (the lexical side already prefers them);
+* **definitions** (what is / 何謂 / 什麼意思 / 是什麼): a unit whose 注 (or 析疑, less its 疏)
+  glosses the asked term — 「旅，序也」, 「X者，…也」, 「X，謂…」 — is what the question asks for;
+  a gloss of the whole asked word (樂正) counts fully, of one of its characters (正) by its share
+  (see :func:`qa.question_terms.gloss_strength`);
+* **terms in the 經**: a unit whose 經 holds the query's rarer words is what the question is
+  about; a unit that only quotes them in a long 疏 is not (a small bonus, see ``JING_BONUS``).
+
+The result keeps the fused order (and scores) for everything below ``DEPTH``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Mapping, Sequence
+
+from ..text.normalize import normalize
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .query import Query
+    from .terms import QueryTerms
+    from ..corpus.units import LemmaUnit
+
+#: How many fused units are re-ordered (deeper ones keep their order, after these).
+DEPTH = 30
+#: Follow-ups: weight of the share of the question's own terms, and of the carried context, in the unit.
+FOLLOW_OWN = 1.0
+FOLLOW_CONTEXT = 0.6
+#: A unit of the first rite the question names gains this (another named rite: half of it).
+RITE_BONUS = 0.15
+#: Weight of a term the lexical index does not know (it occurs nowhere: rare by definition).
+DEFAULT_IDF = 5.0
+#: Definition questions: a unit glossing the asked term gains this much × the gloss strength × its layer's weight.
+GLOSS_BONUS = 0.3
+GLOSS_LAYERS: Mapping[str, float] = {"zhu": 1.0, "xiyi": 0.8, "shu": 0.5}
+#: Share of the query's terms found in the unit's 經 (not only its commentary) adds this much.
+JING_BONUS = 0.2
+
+
+def _terms(segments: Sequence[str]) -> set[str]:
+    """Matching terms of CJK segments: a one-character segment as itself, longer ones as bigrams."""
+    out: set[str] = set()
+    for seg in segments:
+        run = "".join(c for c in seg if not c.isascii())
+        if len(run) == 1:
+            out.add(run)
+        out.update(run[i : i + 2] for i in range(len(run) - 1))
+    return out
+
+
+def share(terms: set[str], text: str, idf: Mapping[str, float] | None = None) -> float:
+    """The share of ``terms`` that occur in ``text``, each weighted by its ``idf`` (default 1); 0.0 without terms.
+
+    Weighted, so a rare word (旨) counts for more than one on every page (賓).
+    """
+    if not terms:
+        return 0.0
+    w = {t: (idf.get(t, DEFAULT_IDF) if idf is not None else 1.0) for t in terms}
+    total = sum(w.values())
+    return sum(v for t, v in w.items() if t in text) / total if total > 0 else 0.0
+
+
+def gloss_score(unit: "LemmaUnit", terms: "QueryTerms") -> float:
+    """The strongest gloss of an asked term in ``unit``'s commentary, by layer weight (0.0: none)."""
+    from .terms import gloss_strength
+
+    best = 0.0
+    texts = [("zhu", unit.zhu), ("xiyi", unit.xiyi), *(("shu", p.text) for p in unit.shu)]
+    for layer, text in texts:
+        weight = GLOSS_LAYERS.get(layer, 0.0)
+        if not text or weight <= best:
+            continue
+        for sentence in re.split(r"(?<=[。；？！])", text):
+            if sentence.strip():
+                best = max(best, weight * gloss_strength(sentence.strip(), terms))
+    return best
+
+
+def rite_of(unit_id: str) -> str:
+    """The rite id of a unit id (work.rite.sequence)."""
+    parts = unit_id.split(".")
+    return parts[1] if len(parts) >= 3 else ""
+
+
+def rerank(query: "Query", fused: Sequence[tuple["LemmaUnit", float]],
+           idf: Mapping[str, float] | None = None) -> list[tuple["LemmaUnit", float]]:
+    """Re-order the first ``DEPTH`` of ``fused`` ((unit, fused score), best first); scores become the new ones.
+
+    ``idf`` (token → inverse document frequency, e.g. :meth:`qa.lexical.LexicalIndex.term_idf`)
+    weighs the terms; without it every term counts the same.
+    """
+    head, tail = list(fused[:DEPTH]), list(fused[DEPTH:])
+    if not head:
+        return []
+    top = max(s for _, s in head) or 1.0
+    own = _terms((*query.segments, *query.expansions))
+    context = _terms(query.context) - own if query.context else set()
+    rites = tuple(query.rites)
+    from .terms import query_terms
+
+    terms = query_terms(query) if GLOSS_BONUS else None
+    meaning = terms is not None and terms.meaning
+    rescored: list[tuple[LemmaUnit, float, int]] = []
+    for rank, (unit, score) in enumerate(head):
+        s = score / top
+        if context:
+            text = normalize(unit.full_text)
+            s += FOLLOW_OWN * share(own, text, idf) + FOLLOW_CONTEXT * share(context, text, idf)
+        if rites:
+            rite = rite_of(unit.id)
+            s += RITE_BONUS if rite == rites[0] else RITE_BONUS / 2 if rite in rites[1:] else 0.0
+        if meaning:
+            s += GLOSS_BONUS * gloss_score(unit, terms)
+        if JING_BONUS and own:
+            s += JING_BONUS * share(own, normalize(unit.jing), idf)
+        rescored.append((unit, s, rank))
+    rescored.sort(key=lambda t: (-t[1], t[2]))
+    # Back on the fused scale (bonuses only add, so the tail stays below the head): with no
+    # bonus the scores are the fused ones, and their ratios keep meaning what they meant.
+    return [(u, s * top) for u, s, _ in rescored] + tail
+
+
+__all__ = ["rerank", "share", "DEPTH", "FOLLOW_OWN", "FOLLOW_CONTEXT", "RITE_BONUS", "JING_BONUS", "GLOSS_BONUS", "gloss_score"]

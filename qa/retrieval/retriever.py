@@ -1,0 +1,230 @@
+"""Retrieval: a lexical and a dense retriever over passages, each returning units, and their hybrid.
+
+Composed the pyserini way: ``Retriever`` holds a ``LexicalRetriever`` and a
+``DenseRetriever`` with the same ``search`` / ``batch_search`` and fuses their unit
+rankings with :func:`qa.fusion.fuse`; ``r.lexical.search(q)`` and ``r.dense.search(q)``
+are the ablations. Passage scores become unit scores by their maximum, and every hit
+says which passages matched.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Sequence
+
+import numpy as np
+
+from .confidence import Calibration, Signals, ritual_share
+from ..settings import Settings
+from ..corpus.units import LemmaUnit
+
+if TYPE_CHECKING:
+    from ..indexing.store import IndexData
+    from ..indexing.passages import Passage
+    from .query import Query
+
+log = logging.getLogger(__name__)
+
+#: Passages each retriever reads per query before grouping them into units.
+PASSAGE_DEPTH = 200
+#: Units each retriever hands to fusion (fusion re-ranks; deeper lists only add noise).
+FUSION_DEPTH = 50
+#: Matched passages kept per hit and retriever.
+MAX_MATCHES = 3
+
+
+@dataclass(frozen=True, slots=True)
+class PassageMatch:
+    """One passage of a hit's unit that matched the query, and by which retriever."""
+
+    layer: str
+    part: int
+    text: str
+    score: float
+    via: str  # "lexical" | "dense"
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One retrieved lemma unit."""
+
+    unit: LemmaUnit
+    score: float
+    passages: tuple[PassageMatch, ...]
+    low_confidence: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "unit": self.unit.to_dict(),
+            "citation": self.unit.citation(),
+            "score": self.score,
+            "low_confidence": self.low_confidence,
+            "passages": [
+                {"layer": p.layer, "part": p.part, "text": p.text, "score": p.score, "via": p.via} for p in self.passages
+            ],
+        }
+
+
+def as_query(query: "str | Query", settings: Settings) -> "Query":
+    """A Query from text (qa.query.analyze: QueryError when empty), or the Query itself."""
+    from .query import Query, analyze
+
+    if isinstance(query, Query):
+        return query
+    return analyze(query, max_chars=settings.max_query_chars)
+
+
+@dataclass(frozen=True, slots=True)
+class _UnitRanking:
+    """A retriever's result for one query before it becomes hits: units best first, with their passages."""
+
+    units: list[tuple[int, float, list[tuple[int, float]]]]  # (unit index, score, [(passage index, score)])
+    top: float  # best passage score (0.0 when nothing matched)
+
+
+class _PassageRetriever:
+    """Shared part of the two retrievers: passage ranking → units → hits."""
+
+    via = ""
+
+    def __init__(self, data: "IndexData", settings: Settings, calibration: Calibration) -> None:
+        self.data = data
+        self.settings = settings
+        self.calibration = calibration
+        self.units: tuple[LemmaUnit, ...] = data.units
+        index_of = {u.id: i for i, u in enumerate(data.units)}
+        self._unit_of_passage = np.array([index_of[p.unit_id] for p in data.passages], dtype=np.int64)
+
+    def rank_passages(self, queries: Sequence["Query"], depth: int) -> list[list[tuple[int, float]]]:
+        raise NotImplementedError
+
+    def rank_units(self, queries: Sequence["Query"], depth: int = FUSION_DEPTH) -> list[_UnitRanking]:
+        out = []
+        for ranked in self.rank_passages(queries, PASSAGE_DEPTH):
+            by_unit: dict[int, list[tuple[int, float]]] = {}
+            for pid, score in ranked:  # best first, so each unit's first passage is its best
+                by_unit.setdefault(int(self._unit_of_passage[pid]), []).append((pid, score))
+            units = sorted(((u, ps[0][1], ps) for u, ps in by_unit.items()), key=lambda t: -t[1])[:depth]
+            out.append(_UnitRanking(units, max((s for _, s in ranked), default=0.0)))
+        return out
+
+    def matches(self, passages: list[tuple[int, float]]) -> tuple[PassageMatch, ...]:
+        ps: Sequence["Passage"] = self.data.passages
+        return tuple(
+            PassageMatch(ps[i].layer, ps[i].part, ps[i].text, float(s), self.via) for i, s in passages[:MAX_MATCHES]
+        )
+
+    def search(self, query: "str | Query", k: int | None = None) -> list[Hit]:
+        return self.batch_search([query], k)[0]
+
+    def batch_search(self, queries: Sequence["str | Query"], k: int | None = None) -> list[list[Hit]]:
+        k = k or self.settings.k
+        qs = [as_query(q, self.settings) for q in queries]
+        results = []
+        for q, ranking in zip(qs, self.rank_units(qs, depth=k)):
+            signals = self.signals(q, ranking)
+            low = self.calibration.low_confidence(signals)
+            results.append(
+                [Hit(self.units[u], float(score), self.matches(ps), low) for u, score, ps in ranking.units[:k]]
+            )
+        return results
+
+    def signals(self, query: "Query", ranking: _UnitRanking) -> Signals:
+        """What decides ``low_confidence``: how much of the query is ritual vocabulary (+ the dense score)."""
+        return Signals(ritual=ritual_share(query, self.data.lexical.term_idf()), dense=None)
+
+
+class LexicalRetriever(_PassageRetriever):
+    """BM25 over passages (qa.lexical), grouped into units."""
+
+    via = "lexical"
+
+    def rank_passages(self, queries: Sequence["Query"], depth: int) -> list[list[tuple[int, float]]]:
+        return [self.data.lexical.search(q, depth) for q in queries]
+
+
+
+class DenseRetriever(_PassageRetriever):
+    """FAISS search of the query's embedding against passage embeddings, grouped into units."""
+
+    via = "dense"
+
+    def rank_passages(self, queries: Sequence["Query"], depth: int) -> list[list[tuple[int, float]]]:
+        if not queries:
+            return []
+        # Encoders trained here read the stripped, glossary-expanded dense_text; a pretrained
+        # model may ask for the question as typed (``query_input = "text"``), which it reads better.
+        field = getattr(self.data.encoder, "query_input", "dense_text")
+        vectors = self.data.encoder.encode([getattr(q, field) for q in queries], kind="query")
+        # A query the encoder knows nothing of embeds as zeros: every score is 0, the order
+        # arbitrary; its hits are kept (so noise still gets hits) and marked low-confidence.
+        scores, ids = self.data.dense.search(vectors, depth)
+        return [[(int(i), float(s)) for s, i in zip(srow, irow) if i >= 0] for srow, irow in zip(scores, ids)]
+
+    def signals(self, query: "Query", ranking: _UnitRanking) -> Signals:
+        return Signals(ritual=ritual_share(query, self.data.lexical.term_idf()), dense=ranking.top)
+
+
+class Retriever:
+    """Hybrid retrieval: lexical + dense, fused. ``Retriever.load()`` builds the index on first use."""
+
+    def __init__(self, data: "IndexData", settings: Settings) -> None:
+        self.settings = settings
+        self.data = data
+        self.units: tuple[LemmaUnit, ...] = data.units
+        self.manifest: dict[str, Any] = data.manifest
+        self.calibration = Calibration.for_index(data, settings)
+        self.lexical = LexicalRetriever(data, settings, self.calibration)
+        self.dense = DenseRetriever(data, settings, self.calibration)
+
+    @classmethod
+    def load(cls, index_dir: Path | str | None = None, model: str | None = None, *,
+             settings: Settings | None = None) -> "Retriever":
+        """Open the index (building or rebuilding it when missing or stale; see qa.index_store)."""
+        from ..indexing.store import load_index
+
+        settings = settings or Settings.from_env()
+        changes: dict[str, Any] = {}
+        if index_dir is not None:
+            changes["index_dir"] = Path(index_dir).expanduser()
+        if model is not None:
+            changes["model"] = model
+        settings = settings.replace(**changes) if changes else settings
+        return cls(load_index(settings), settings)
+
+    def search(self, query: "str | Query", k: int | None = None) -> list[Hit]:
+        return self.batch_search([query], k)[0]
+
+    def batch_search(self, queries: Sequence["str | Query"], k: int | None = None) -> list[list[Hit]]:
+        from .fusion import fuse, weights_for
+        from .rerank import rerank
+
+        k = k or self.settings.k
+        qs = [as_query(q, self.settings) for q in queries]
+        idf = self.data.lexical.term_idf()
+        lexical = self.lexical.rank_units(qs)
+        dense = self.dense.rank_units(qs)
+        results = []
+        for q, lex, den in zip(qs, lexical, dense):
+            rankings = {
+                "lexical": [(self.units[u].id, s) for u, s, _ in lex.units],
+                "dense": [(self.units[u].id, s) for u, s, _ in den.units],
+            }
+            by_id = {u.id: u for u in (self.units[i] for i, _, _ in (*lex.units, *den.units))}
+            fused = rerank(q, [(by_id[u], s) for u, s in fuse(rankings, weights_for(q))], idf)[:k]
+            lex_ps = {self.units[u].id: ps for u, _, ps in lex.units}
+            den_ps = {self.units[u].id: ps for u, _, ps in den.units}
+            signals = Signals(ritual=ritual_share(q, idf), dense=den.top)
+            low = self.calibration.low_confidence(signals)
+            hits = []
+            for unit, score in fused:
+                unit_id = unit.id
+                matches = self.lexical.matches(lex_ps.get(unit_id, [])) + self.dense.matches(den_ps.get(unit_id, []))
+                hits.append(Hit(unit, float(score), matches, low))
+            results.append(hits)
+        return results
+
+
+__all__ = ["Retriever", "LexicalRetriever", "DenseRetriever", "Hit", "PassageMatch", "as_query"]

@@ -1,0 +1,176 @@
+"""Question terms: the normalized words of a question that answer sentences are matched on, and what it asks.
+
+The question's own CJK words weigh most, quoted terms and corpus characters typed into an
+English question more, glossary expansions and a follow-up's carried-over words less; the
+kind of question (why, what it means, where, how many) and the rites it names steer which
+sentence answers. ``_is_gloss_of`` recognizes a gloss of an asked term (「X，Y也」, 「X之言Y也」,
+「Y曰X」). Nothing here knows any particular question.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..text.normalize import normalize
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .query import Query
+
+#: A query bigram counts this much more than a query character.
+BIGRAM_WEIGHT = 1.5
+#: Weight of a follow-up's carried-over terms, of glossary expansions, and of focus terms
+#: (quoted, or corpus characters in an English question), relative to the question's own words.
+CONTEXT_WEIGHT = 0.5
+EXPANSION_WEIGHT = 0.6
+FOCUS_WEIGHT = 2.0
+#: Weight of the rites a question contrasts (「鄉飲酒禮…，燕禮卻…」), relative to its own words.
+RITE_WEIGHT = 0.7
+#: Strength of a gloss of the first character of an asked compound (旅 of 旅酬), and of another part of it.
+HEAD_GLOSS = 0.75
+PART_GLOSS = 0.5
+#: Function characters that carry no topic on their own (normalized forms).
+_STOP_CHARS = frozenset("之乎者也而以其于为不所曰云亦则故此是的了吗呢吧么什怎样何谓义那")
+_QUOTED = re.compile(r"[「『“\"《]([^」』”\"》]+)[」』”\"》]")
+_WHY = ("为什么", "为何", "何以", "何故", "why", "所以", "怎么", "缘何", "何为", "reason")
+_MEANING = ("什么意思", "何谓", "何义", "是什么", "mean", "what is", "谓何", "何也", "意思", "什么人", "何人", "who")
+_WHERE = ("哪里", "哪儿", "何处", "何所", "何地", "何方", "哪边", "什么地方", "什么位置", "什么方向", "where", "which side")
+_COUNT = ("几", "多少", "how many", "how much", "若干")
+
+
+@dataclass(frozen=True, slots=True)
+class QueryTerms:
+    """The normalized pieces of a question that sentences are matched on, with weights."""
+
+    chars: frozenset[str]  # content characters of the core and expansions
+    bigrams: frozenset[str]  # adjacent pairs within the core and within each expansion
+    phrases: tuple[str, ...]  # the core's CJK runs and each expansion, for gloss heads
+    why: bool  # the question asks why
+    meaning: bool  # the question asks what something means
+    #: a follow-up's terms carried over from the previous question: they count, but less
+    context: frozenset[str] = frozenset()
+    #: term → weight: the question's own words 1, glossary expansions less, quoted terms
+    #: and corpus characters typed into an English question more, carried-over context less
+    weights: Mapping[str, float] = field(default_factory=dict)
+    where: bool = False  # the question asks where (a place, a side, a facing)
+    count: bool = False  # the question asks how many
+    #: rite ids the question names: units of another rite answer it less well
+    rites: frozenset[str] = frozenset()
+    #: what a what-is question asks about: the question's own CJK runs (or, in an English
+    #: question without any, its glossary terms)
+    asked: tuple[str, ...] = ()
+
+
+def _cjk_runs(norm: str) -> list[str]:
+    return re.findall(r"[\u3400-\u9fff\U00020000-\U0002ffff]+", norm)
+
+
+def _grams(runs: Sequence[str]) -> tuple[set[str], set[str]]:
+    chars = {c for p in runs for c in p if c not in _STOP_CHARS}
+    bigrams = {p[i : i + 2] for p in runs for i in range(len(p) - 1)}
+    return chars, bigrams
+
+
+def query_terms(query: "Query") -> QueryTerms:
+    """Terms of ``query`` for sentence matching and highlighting (CJK only: the corpus is CJK)."""
+    own = _cjk_runs(query.core)
+    expanded = [r for e in query.expansions for r in _cjk_runs(e)]
+    if not own and not expanded:  # scaffolding removal can leave nothing (e.g. 「何謂也」)
+        own = _cjk_runs(query.norm)
+    quoted = [r for q in _QUOTED.findall(query.text) for r in _cjk_runs(normalize(q))]
+    # corpus words typed into an English question, or quoted, are what the question is about
+    focus = own if query.lang in ("en", "mixed") else [r for r in own if any(r in q or q in r for q in quoted)]
+    carried = [r for t in getattr(query, "context", ()) for r in _cjk_runs(t)]
+    rites = tuple(getattr(query, "rites", ()))
+    # a question that names two rites contrasts them: a sentence naming them is the contrast
+    named = _rite_words(query.norm) if len(set(rites)) > 1 else []
+    weights: dict[str, float] = {}
+    for runs, w in ((named, RITE_WEIGHT), (carried, CONTEXT_WEIGHT), (expanded, EXPANSION_WEIGHT), (own, 1.0), (focus, FOCUS_WEIGHT)):
+        chars, bigrams = _grams(runs)
+        weights.update({c: w for c in chars})
+        weights.update({b: w * BIGRAM_WEIGHT for b in bigrams})
+    chars, bigrams = _grams(own + expanded)
+    context = frozenset(_grams(carried)[0]) - chars
+    asked = query.norm.lower()
+    return QueryTerms(
+        chars=frozenset(chars),
+        bigrams=frozenset(bigrams),
+        phrases=tuple(dict.fromkeys(own + expanded)),
+        why=any(w in asked for w in _WHY),
+        meaning=any(w in asked for w in _MEANING),
+        context=context,
+        weights=weights,
+        where=any(w in asked for w in _WHERE),
+        count=any(w in asked for w in _COUNT),
+        rites=frozenset(rites),
+        asked=tuple(dict.fromkeys(own or expanded)),
+    )
+
+
+def _rite_words(norm: str) -> list[str]:
+    """The rite names in a normalized question, without 禮 / 之禮 (a 注 says 「鄉飲酒」, 「燕」)."""
+    from ..text.lexicon import rites_table
+
+    found = []
+    for name, _ in rites_table().chinese:  # longest first
+        if name in norm:
+            norm = norm.replace(name, " ")
+            found.append(re.sub(r"之?礼$", "", name) or name)
+    return found
+
+
+def _asked(term: str, terms: QueryTerms) -> bool:
+    if len(term) == 1 and not terms.meaning:
+        # one character inside a longer phrase (序 of 「旅酬之序」) is rarely what is asked
+        return term in terms.phrases
+    return bool(term) and len(term) <= 4 and any(term in p for p in terms.phrases)
+
+
+def _glossed_term(text: str, terms: QueryTerms) -> str:
+    """The asked term a sentence glosses (normalized), or "": 「X，Y也」, 「X者，Y也」, 「X，猶Y」,
+    「X，謂Y」, 「X之言Y也」, or 「Y曰X」."""
+    norm = normalize(text)
+    m = re.match(r"(.{1,4}?)之言", norm)
+    if m and _asked(m.group(1), terms):
+        return m.group(1)
+    for clause in re.split(r"[，,。；]", text):
+        m = re.search(r"[曰謂为為]之?([^曰謂为為之]{1,3})$", clause)  # 推手曰揖
+        if m and len(normalize(clause)) <= 8 and _asked(normalize(m.group(1)), terms):
+            return normalize(m.group(1))
+    head = re.split(r"[，,：:]", text, maxsplit=1)[0]
+    head_norm = normalize(re.sub(r"者$", "", head))
+    if head == text or not _asked(head_norm, terms):
+        return ""
+    rest = normalize(text[len(head) :])
+    return head_norm if rest.endswith("也") or rest.startswith(("犹", "谓", "言")) or "谓" in rest[:3] else ""
+
+
+def _is_gloss_of(text: str, terms: QueryTerms) -> bool:
+    """A gloss of something the question names (see ``_glossed_term``)."""
+    return bool(_glossed_term(text, terms))
+
+
+def gloss_strength(text: str, terms: QueryTerms) -> float:
+    """How fully a sentence glosses what the question asks: 1.0 for a whole asked term (「樂正，…也」
+    for 樂正), its share of the asked term for a part of it (「正，長也」 for 樂正: 0.5); 0.0 for no gloss.
+
+    The asked terms are the question's own runs (its expansions only when it has none, as in
+    an English question): so a gloss of the whole word asked outranks one of its characters.
+    """
+    x = _glossed_term(text, terms)
+    if not x:
+        return 0.0
+    asked = terms.asked or terms.phrases
+    within = [p for p in asked if x in p]
+    if not within:
+        return PART_GLOSS
+    whole = min(within, key=len)
+    if x == whole:
+        return 1.0
+    # the first character names what kind of thing a compound is (旅 of 旅酬: 「旅，序也」)
+    return HEAD_GLOSS if whole.startswith(x) else max(PART_GLOSS, len(x) / len(whole))
+
+
+__all__ = ["QueryTerms", "gloss_strength", "query_terms"]

@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""Verify the gold of the real-user question sets against the parsed corpus.
+
+Usage:
+    /work/main/.venv/bin/python tests/data/questions/check_gold.py [--units /tmp/base/units.jsonl] [files...]
+
+For every answerable question (and every entry in its ``also`` list) it checks that
+exactly one unit of ``source_file`` has a 經 containing the normalized ``jing`` and that
+this unit holds the normalized ``evidence`` in the stated ``layer`` (經 / 注 / 疏 / 析疑).
+Normalization follows /work/shared/eval/README.md: drop whitespace, punctuation, symbols
+and private-use characters (U+E000-U+F8FF), OpenCC t2s, fold 於 to 于.  The t2s step is
+applied both per character (as the project's matcher does) and to the whole string; the
+gold must pass under both.  It also checks ids, required fields, langs and kinds, and
+for offtopic.jsonl the id/question/lang/kind fields.  Exit status 1 on any problem.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import unicodedata
+from pathlib import Path
+
+import opencc
+
+HERE = Path(__file__).resolve().parent
+_CC = opencc.OpenCC("t2s")
+LANGS = {"zh-Hant", "zh-Hans", "lzh", "en"}
+KINDS = {"classical", "colloquial", "definition", "english", "layer", "why", "where",
+         "number", "sequence", "followup"}
+OFF_KINDS = {"offtopic", "other_rite"}
+LAYERS = {"經", "注", "疏", "析疑"}
+REQUIRED = ["id", "question", "lang", "kind", "source_file", "jing", "evidence", "layer", "answer"]
+
+
+def _strip(text: str) -> str:
+    out = []
+    for ch in text:
+        if 0xE000 <= ord(ch) <= 0xF8FF:
+            continue
+        ch = unicodedata.normalize("NFKC", ch)
+        if any(unicodedata.category(c)[0] in "PSZC" for c in ch):
+            continue
+        out.append(ch)
+    return "".join(out)
+
+
+def norm_whole(text: str) -> str:
+    return _CC.convert(_strip(text)).replace("於", "于")
+
+
+def norm_char(text: str) -> str:
+    return "".join(_CC.convert(c) for c in _strip(text)).replace("於", "于")
+
+
+NORMS = (norm_char, norm_whole)
+
+
+def layer_texts(unit: dict) -> dict[str, str]:
+    return {
+        "經": unit.get("jing") or "",
+        "注": unit.get("zhu") or "",
+        "疏": "\n".join((p.get("text") or "") for p in unit.get("shu") or []),
+        "析疑": "\n".join([unit.get("xiyi") or ""] + list(unit.get("notes") or [])),
+    }
+
+
+def check_entry(units_by_src, src, jing, evidence, layer, label, also_srcs) -> list[str]:
+    problems = []
+    units = units_by_src.get(src)
+    if units is None:
+        return [f"{label}: unknown source_file {src!r}"]
+    if layer not in LAYERS:
+        problems.append(f"{label}: bad layer {layer!r}")
+        return problems
+    for norm in NORMS:
+        nj, ne = norm(jing), norm(evidence)
+        if not nj or not ne:
+            problems.append(f"{label}: empty jing/evidence after normalization")
+            break
+        by_jing = [u for u in units if nj in norm(u.get("jing") or "")]
+        good = [u for u in by_jing if ne in norm(layer_texts(u)[layer])]
+        if len(good) != 1:
+            problems.append(f"{label} [{norm.__name__}]: {len(good)} units match jing+evidence in {layer} "
+                            f"(jing matches {[u['id'] for u in by_jing]})")
+            break
+        others = [u['id'] for u in by_jing if u is not good[0]]
+        if others:
+            problems.append(f"{label} [{norm.__name__}]: jing not unique: also in {others}; lengthen it")
+            break
+    return problems
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--units", default="/tmp/base/units.jsonl")
+    ap.add_argument("files", nargs="*")
+    args = ap.parse_args()
+    units_by_src: dict[str, list[dict]] = {}
+    for line in open(args.units, encoding="utf-8"):
+        if line.strip():
+            u = json.loads(line)
+            units_by_src.setdefault(u["source"], []).append(u)
+    files = [Path(f) for f in args.files] or [HERE / "real_dev.jsonl", HERE / "real_test.jsonl",
+                                               HERE / "offtopic.jsonl"]
+    problems: list[str] = []
+    seen_ids: set[str] = set()
+    seen_q: set[str] = set()
+    n = 0
+    for path in files:
+        if not path.exists():
+            problems.append(f"{path}: missing")
+            continue
+        for i, line in enumerate(open(path, encoding="utf-8"), 1):
+            if not line.strip():
+                continue
+            n += 1
+            q = json.loads(line)
+            label = f"{path.name}:{i}:{q.get('id')}"
+            if q.get("id") in seen_ids:
+                problems.append(f"{label}: duplicate id")
+            seen_ids.add(q.get("id"))
+            if q.get("question") in seen_q:
+                problems.append(f"{label}: duplicate question")
+            seen_q.add(q.get("question"))
+            if q.get("lang") not in LANGS:
+                problems.append(f"{label}: bad lang {q.get('lang')!r}")
+            if q.get("kind") in OFF_KINDS:
+                if set(q) - {"id", "question", "lang", "kind"}:
+                    problems.append(f"{label}: off-topic entry has extra fields {sorted(set(q))}")
+                continue
+            missing = [k for k in REQUIRED if not q.get(k)]
+            if missing:
+                problems.append(f"{label}: missing {missing}")
+                continue
+            if q["kind"] not in KINDS:
+                problems.append(f"{label}: bad kind {q['kind']!r}")
+            if "history" in q and not (isinstance(q["history"], list) and all(isinstance(h, str) for h in q["history"])):
+                problems.append(f"{label}: history must be a list of strings")
+            problems += check_entry(units_by_src, q["source_file"], q["jing"], q["evidence"], q["layer"], label, None)
+            for j, a in enumerate(q.get("also") or []):
+                problems += check_entry(units_by_src, a["source_file"], a["jing"], a["evidence"],
+                                        a.get("layer", q["layer"]), f"{label}/also{j}", None)
+    for p in problems:
+        print("PROBLEM", p)
+    print(f"checked {n} questions in {len(files)} files: {len(problems)} problems")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
