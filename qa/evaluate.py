@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from .errors import InputFormatError, QAError
+from .text.tokens import longest_common_run
 from .corpus.units import LemmaUnit
 
 log = logging.getLogger(__name__)
@@ -57,18 +58,6 @@ def match_norm(text: str) -> str:
         ch for ch in text if not ch.isspace() and not unicodedata.category(ch).startswith("P") and unicodedata.category(ch) != "Co"
     )
     return _t2s().convert(kept).replace("於", "于")
-
-
-def longest_common_run(a: str, b: str) -> int:
-    """Length of the longest contiguous run of ``a`` that occurs in ``b``."""
-    best = 0
-    # Grow a window over a: each extension is one substring test, so this is linear-ish in len(a).
-    start = 0
-    for end in range(1, len(a) + 1):
-        while start < end and a[start:end] not in b:
-            start += 1
-        best = max(best, end - start)
-    return best
 
 
 def evidence_in(answer_text: str, evidence: str) -> bool:
@@ -342,7 +331,6 @@ __all__ = [
     "evaluate",
     "evidence_in",
     "format_report",
-    "longest_common_run",
     "match_norm",
     "read_questions",
     "score",

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from qa.errors import InputFormatError
+from qa.text.tokens import longest_common_run
 from qa.evaluate import (
     Gold,
     evaluate,
     evidence_in,
     format_report,
-    longest_common_run,
     match_norm,
     read_questions,
 )

@@ -27,6 +27,7 @@ import logging
 from collections.abc import Iterable
 
 from ..text.normalize import normalize
+from ..text.tokens import longest_common_run, ngram_set
 from .units import LemmaUnit
 
 log = logging.getLogger(__name__)
@@ -39,28 +40,10 @@ MIN_ZHUSHU_CHARS = 6
 XIYI_WORK = "仪礼析疑"
 
 
-def _bigrams(text: str) -> set[str]:
-    return {text[i : i + 2] for i in range(len(text) - 1)} or ({text} if text else set())
-
-
 def coverage(part: str, whole: str) -> float:
     """Share of ``part``'s character bigrams (normalized text) that occur in ``whole``."""
-    grams = _bigrams(part)
+    grams = ngram_set(part)
     return sum(g in whole for g in grams) / len(grams) if grams else 0.0
-
-
-def longest_run(a: str, b: str) -> int:
-    """Length of the longest common substring of ``a`` and ``b``."""
-    best = 0
-    prev = [0] * (len(b) + 1)
-    for ca in a:
-        cur = [0] * (len(b) + 1)
-        for j, cb in enumerate(b, 1):
-            if ca == cb:
-                cur[j] = prev[j - 1] + 1
-                best = max(best, cur[j])
-        prev = cur
-    return best
 
 
 def _rite_key(unit: LemmaUnit) -> str:
@@ -77,7 +60,7 @@ def _candidates(lemma: str, zhushu: list[tuple[str, str, str]]) -> dict[int, tup
 
     def fits(jing: str) -> float:
         cov = coverage(lemma, jing)
-        return cov if cov >= MIN_COVERAGE and longest_run(lemma, jing) >= min(MIN_RUN, len(lemma)) else 0.0
+        return cov if cov >= MIN_COVERAGE and longest_common_run(lemma, jing) >= min(MIN_RUN, len(lemma)) else 0.0
 
     for j, (_, source, jing) in enumerate(zhushu):
         if cov := fits(jing):
@@ -148,4 +131,4 @@ def align_units(units: tuple[LemmaUnit, ...]) -> tuple[LemmaUnit, ...]:
     return tuple(u if tuple(links[u.id]) == u.related else dataclasses.replace(u, related=tuple(links[u.id])) for u in units)
 
 
-__all__ = ["align_units", "align_pairs", "coverage", "longest_run"]
+__all__ = ["align_units", "align_pairs", "coverage"]

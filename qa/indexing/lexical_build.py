@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 import numpy as np
 
 from ..text.normalize import fold_char
-from ..retrieval.query import split_segments
+from ..text.tokens import segment_tokens, split_segments
 
 if TYPE_CHECKING:  # pragma: no cover
     from .passages import Passage
@@ -27,13 +27,6 @@ K1 = 1.2
 B = 0.75
 #: Passages tokenized per numpy pass: bounds the build's working memory (≈ 200 MB a chunk).
 BUILD_CHUNK = 1 << 16
-
-
-def segment_tokens(segment: str) -> list[str]:
-    """Tokens of one segment: an English word as itself; a CJK run's characters and bigrams."""
-    if segment.isascii():
-        return [segment]
-    return list(segment) + [segment[i : i + 2] for i in range(len(segment) - 1)]
 
 
 def passage_tokens(text: str) -> list[str]:

@@ -28,7 +28,6 @@ from typing import Sequence
 
 from ..errors import QueryError
 from ..text.lexicon import (
-    _WORD,
     DETERMINERS,
     commentators_table,
     glossary,
@@ -38,7 +37,8 @@ from ..text.lexicon import (
     split_names,
     stem,
 )
-from ..text.normalize import normalize, normalize_with_map
+from ..text.normalize import normalize
+from ..text.tokens import WORD, is_cjk, pieces, split_segments
 
 log = logging.getLogger(__name__)
 
@@ -108,51 +108,6 @@ def clean(text: str) -> str:
         else:
             out.append(ch)
     return "".join(out)
-
-
-# ── pieces: CJK runs and English words, split where the original had punctuation ──
-
-
-def _pieces(text: str) -> list[tuple[str, str]]:
-    """(kind, string) pieces of normalize(text): kind "cjk" (a run), "word" (English), in order."""
-    norm, pos = normalize_with_map(text)
-    pieces: list[tuple[str, str]] = []
-    run: list[str] = []
-    prev = -2
-    i = 0
-    while i < len(norm):
-        ch = norm[i]
-        if ch == " ":
-            i += 1
-            continue
-        if ch.isascii():
-            if run:
-                pieces.append(("cjk", "".join(run)))
-                run = []
-            j = i
-            while j < len(norm) and norm[j].isascii() and norm[j] != " ":
-                j += 1
-            pieces.extend(("word", w) for w in _WORD.findall(norm[i:j]))
-            prev = -2
-            i = j
-            continue
-        if run and pos[i] - prev > 1:  # punctuation or a dropped glyph lay between: a new run
-            pieces.append(("cjk", "".join(run)))
-            run = []
-        run.append(ch)
-        prev = pos[i]
-        i += 1
-    if run:
-        pieces.append(("cjk", "".join(run)))
-    return pieces
-
-
-def split_segments(text: str) -> list[str]:
-    """normalize(text) as segments: CJK runs (split where the original had punctuation) and English words.
-
-    The lexical index tokenizes passages with this, so a bigram never spans a 。 or ，.
-    """
-    return [s for _, s in _pieces(text)]
 
 
 def _strip_scaffolding(run: str, phrases: Sequence[tuple[str, bool]]) -> list[str]:
@@ -241,19 +196,15 @@ def _opencc_pair():
     return opencc.OpenCC("t2s"), opencc.OpenCC("s2t")
 
 
-def _is_cjk(ch: str) -> bool:
-    return "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" or "\U00020000" <= ch <= "\U0003ffff"
-
-
 def detect_lang(text: str) -> str:
     """zh-Hant, zh-Hans, lzh (classical), en or mixed: a heuristic guess for reports."""
-    cjk = [ch for ch in text if _is_cjk(ch)]
+    cjk = [ch for ch in text if is_cjk(ch)]
     latin = sum(1 for ch in text if ch.isascii() and ch.isalpha())
     if not cjk and not latin:
         return "mixed"
     if latin > 2 * len(cjk):
         return "en"
-    if latin and len(_WORD.findall(text.lower())) >= 3 and latin > len(cjk):
+    if latin and len(WORD.findall(text.lower())) >= 3 and latin > len(cjk):
         return "mixed"
     t2s, s2t = _opencc_pair()
     trad = sum(1 for ch in cjk if t2s.convert(ch) != ch)
@@ -315,7 +266,7 @@ def analyze(text: str, *, max_chars: int = 2000, history: Sequence[str] = ()) ->
         cleaned = cleaned[:max_chars]
         truncated = True
 
-    pieces = _pieces(cleaned)
+    parts = pieces(cleaned)
     sc = scaffolding()
     gl = glossary()
     core_parts: list[str] = []
@@ -335,7 +286,7 @@ def analyze(text: str, *, max_chars: int = 2000, history: Sequence[str] = ()) ->
             content_words += len(kept)
             words.clear()
 
-    for kind, s in pieces:
+    for kind, s in parts:
         if kind == "word":
             words.append(s)
             continue
@@ -361,7 +312,7 @@ def analyze(text: str, *, max_chars: int = 2000, history: Sequence[str] = ()) ->
 
     context: tuple[str, ...] = ()
     recent = [h for h in history if isinstance(h, str) and clean(h).strip()][-MAX_HISTORY_TURNS:]
-    if recent and is_follow_up(pieces, content_cjk, content_words):
+    if recent and is_follow_up(parts, content_cjk, content_words):
         try:
             prev = analyze(recent[-1], max_chars=max_chars, history=recent[:-1])
         except QueryError:  # pragma: no cover - recent holds only non-empty turns

@@ -25,6 +25,7 @@ import re
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from ..text.normalize import normalize
+from ..text.tokens import word_terms
 
 if TYPE_CHECKING:  # pragma: no cover
     from .query import Query
@@ -45,17 +46,6 @@ GLOSS_BONUS = 0.3
 GLOSS_LAYERS: Mapping[str, float] = {"zhu": 1.0, "xiyi": 0.8, "shu": 0.5}
 #: Share of the query's terms found in the unit's 經 (not only its commentary) adds this much.
 JING_BONUS = 0.2
-
-
-def _terms(segments: Sequence[str]) -> set[str]:
-    """Matching terms of CJK segments: a one-character segment as itself, longer ones as bigrams."""
-    out: set[str] = set()
-    for seg in segments:
-        run = "".join(c for c in seg if not c.isascii())
-        if len(run) == 1:
-            out.add(run)
-        out.update(run[i : i + 2] for i in range(len(run) - 1))
-    return out
 
 
 def share(terms: set[str], text: str, idf: Mapping[str, float] | None = None) -> float:
@@ -103,8 +93,8 @@ def rerank(query: "Query", fused: Sequence[tuple["LemmaUnit", float]],
     if not head:
         return []
     top = max(s for _, s in head) or 1.0
-    own = _terms((*query.segments, *query.expansions))
-    context = _terms(query.context) - own if query.context else set()
+    own = word_terms((*query.segments, *query.expansions))
+    context = word_terms(query.context) - own if query.context else set()
     rites = tuple(query.rites)
     from .terms import query_terms
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..text.normalize import normalize
+from ..text.tokens import bigrams, cjk_runs
 
 if TYPE_CHECKING:  # pragma: no cover
     from .query import Query
@@ -63,26 +64,22 @@ class QueryTerms:
     asked: tuple[str, ...] = ()
 
 
-def _cjk_runs(norm: str) -> list[str]:
-    return re.findall(r"[\u3400-\u9fff\U00020000-\U0002ffff]+", norm)
-
-
 def _grams(runs: Sequence[str]) -> tuple[set[str], set[str]]:
     chars = {c for p in runs for c in p if c not in _STOP_CHARS}
-    bigrams = {p[i : i + 2] for p in runs for i in range(len(p) - 1)}
-    return chars, bigrams
+    grams = {b for p in runs for b in bigrams(p)}
+    return chars, grams
 
 
 def query_terms(query: "Query") -> QueryTerms:
     """Terms of ``query`` for sentence matching and highlighting (CJK only: the corpus is CJK)."""
-    own = _cjk_runs(query.core)
-    expanded = [r for e in query.expansions for r in _cjk_runs(e)]
+    own = cjk_runs(query.core)
+    expanded = [r for e in query.expansions for r in cjk_runs(e)]
     if not own and not expanded:  # scaffolding removal can leave nothing (e.g. 「何謂也」)
-        own = _cjk_runs(query.norm)
-    quoted = [r for q in _QUOTED.findall(query.text) for r in _cjk_runs(normalize(q))]
+        own = cjk_runs(query.norm)
+    quoted = [r for q in _QUOTED.findall(query.text) for r in cjk_runs(normalize(q))]
     # corpus words typed into an English question, or quoted, are what the question is about
     focus = own if query.lang in ("en", "mixed") else [r for r in own if any(r in q or q in r for q in quoted)]
-    carried = [r for t in getattr(query, "context", ()) for r in _cjk_runs(t)]
+    carried = [r for t in getattr(query, "context", ()) for r in cjk_runs(t)]
     rites = tuple(getattr(query, "rites", ()))
     # a question that names two rites contrasts them: a sentence naming them is the contrast
     named = _rite_words(query.norm) if len(set(rites)) > 1 else []

@@ -6,14 +6,14 @@ All tables are normalized at load (繁/简 alike) and cached; English keys are s
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
 from .normalize import normalize
+from .tokens import WORD
 
-_WORD = re.compile(r"[a-z0-9]+")
+_WORD = WORD  # English words (qa.text.tokens)
 #: English words skipped when matching glossary phrases, so "take off his shoes" matches "take off shoes".
 DETERMINERS = frozenset({"the", "a", "an", "his", "her", "their", "its", "one", "ones", "my", "your", "our", "s"})
 

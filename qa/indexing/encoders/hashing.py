@@ -9,6 +9,7 @@ from typing import Sequence
 import numpy as np
 
 from ...text.normalize import normalize
+from ...text.tokens import char_ngrams
 from .base import Kind, l2_normalize
 
 HASHING_NAME = "hashing"
@@ -24,8 +25,7 @@ def _bucket(gram: str, dim: int) -> tuple[int, float]:
 
 def grams(norm: str) -> list[str]:
     """Character unigrams and bigrams of normalized text (spaces separate English words)."""
-    chars = [c for c in norm if not c.isspace()]
-    return chars + [a + b for a, b in zip(chars, chars[1:])]
+    return char_ngrams("".join(c for c in norm if not c.isspace()))
 
 
 class HashingEncoder:

@@ -33,6 +33,7 @@ import numpy as np
 
 from ...errors import EncoderError
 from ...text.normalize import normalize
+from ...text.tokens import char_ngrams
 from .base import Kind, l2_normalize
 
 log = logging.getLogger(__name__)
@@ -64,8 +65,7 @@ def tokens(text: str) -> list[str]:
     run: list[str] = []  # a run of non-ASCII characters, for bigrams
 
     def flush() -> None:
-        out.extend(run)
-        out.extend(a + b for a, b in zip(run, run[1:]))
+        out.extend(char_ngrams("".join(run)))
         run.clear()
 
     for word in norm.split(" "):
