@@ -24,7 +24,7 @@ COLUMNS = ["pipeline", "hit@1", "hit@5", "mrr", "hit@5 en", "hit@5 zh", "evidenc
 
 def yili_rows(questions_path: Path, index_dir: Path | None, model: str | None) -> tuple[list[dict[str, Any]], dict]:
     from qa.evaluate import evaluate
-    from qa.retrieval.retriever import Retriever
+    from qa import Retriever
     from qa.settings import Settings
 
     settings = Settings.from_env()

@@ -71,7 +71,7 @@ def child_naive_build(index_dir: Path) -> dict[str, Any]:
 
 
 def _yili_serve(index_dir: Path):
-    from qa.retrieval.retriever import Retriever
+    from qa import Retriever
     from qa.webapp import ChatService
 
     r = Retriever.load(index_dir=index_dir)

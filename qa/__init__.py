@@ -39,7 +39,8 @@ _EXPORTS: dict[str, str] = {
     "load_catalog": "qa.corpus.catalog",
     "normalize": "qa.text.normalize",
     # retrieval
-    "Retriever": "qa.retrieval.retriever",
+    "Retriever": "qa.answering.pipeline",
+    "HybridRetriever": "qa.retrieval.retriever",
     "Hit": "qa.retrieval.retriever",
     "PassageMatch": "qa.retrieval.retriever",
     # answers
@@ -82,6 +83,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     )
     from .evaluate import evaluate
     from .text.normalize import normalize
-    from .retrieval.retriever import Hit, PassageMatch, Retriever
+    from .answering.pipeline import Retriever
+    from .retrieval.retriever import Hit, HybridRetriever, PassageMatch
     from .settings import Settings
     from .corpus.units import LemmaUnit, ParseWarning, ShuPart

@@ -20,16 +20,16 @@ import json
 import logging
 import re
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .answering.compose import compose_answer, error_row
+from .answering.compose import error_row
 from .errors import InputFormatError, QAError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .retrieval.retriever import Retriever
+    from .answering.pipeline import Retriever
 
 log = logging.getLogger(__name__)
 
@@ -304,33 +304,21 @@ def answer_rows(
     retriever: "Retriever",
     rows: Sequence[InputRow],
     *,
-    k: int,
-    locate: Callable | None = None,
+    k: int | None = None,
     chunk: int = CHUNK,
 ) -> Iterator[dict[str, Any]]:
-    """One output row per input row, in order; questions are searched ``chunk`` at a time."""
-    from .retrieval.query import analyze
-
-    max_chars = retriever.settings.max_query_chars
+    """One output row per input row, in order; questions are answered ``chunk`` at a time
+    through the one ask pipeline (:meth:`qa.Retriever.batch_ask`)."""
     for start in range(0, len(rows), chunk):
         block = rows[start : start + chunk]
-        by_index = {r.index: r for r in block}
-        queries = {}
-        out: dict[int, dict[str, Any]] = {}
+        todo = [r for r in block if not r.error]
+        answers = iter(retriever.batch_ask([r.question or "" for r in todo], k=k)) if todo else iter(())
         for r in block:
             if r.error:
-                out[r.index] = error_row(r.id, r.question, r.error)
+                yield error_row(r.id, r.question, r.error)
                 continue
-            try:
-                queries[r.index] = analyze(r.question or "", max_chars=max_chars)
-            except QAError as exc:
-                out[r.index] = error_row(r.id, r.question, str(exc))
-        if queries:
-            results = retriever.batch_search(list(queries.values()), k)
-            for (index, query), hits in zip(queries.items(), results):
-                out[index] = compose_answer(query, hits, locate=locate).to_dict(id=by_index[index].id)
-        for r in block:
-            yield out[r.index]
+            a = next(answers)
+            yield error_row(r.id, r.question, str(a)) if isinstance(a, QAError) else a.to_dict(id=r.id)
 
 
 def run_batch(
@@ -338,10 +326,9 @@ def run_batch(
     input_path: Path,
     output_path: Path,
     *,
-    k: int,
+    k: int | None = None,
     resume: bool = False,
     progress: bool = False,
-    locate: Callable | None = None,
 ) -> tuple[int, int]:
     """Answer every question of ``input_path`` into ``output_path``; returns (written now, skipped)."""
     from tqdm import tqdm
@@ -357,7 +344,7 @@ def run_batch(
         todo = rows[len(done) :]
         show = progress or sys.stderr.isatty()
         with tqdm(total=len(rows), initial=len(done), disable=not show, unit="q", desc="answering") as bar:
-            for r, row in zip(todo, answer_rows(retriever, todo, k=k, locate=locate)):
+            for r, row in zip(todo, answer_rows(retriever, todo, k=k)):
                 writer.write(r.index, row)
                 bar.update(1)
     return len(todo), len(done)

@@ -98,13 +98,16 @@ class Question:
     gold: tuple[Gold, ...]  # the main entry first, then ``also``
     layer: str = ""
     answer: str = ""
+    kind: str = ""  # the kind of question (definition, why, colloquial, …), for reporting by kind
+    history: tuple[str, ...] = ()  # earlier questions of the conversation, oldest first
+    line: int = 0  # line of the question file
 
 
 def read_questions(path: Path | str) -> list[Question]:
     """Parse a question file (JSON lines); InputFormatError naming file:line on the first bad line."""
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
     except FileNotFoundError:
         raise InputFormatError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -130,7 +133,11 @@ def read_questions(path: Path | str) -> list[Question]:
             if not isinstance(a, dict) or any(not isinstance(a.get(k), str) or not a.get(k) for k in _GOLD_KEYS):
                 raise InputFormatError(f"{path}:{n}: `also` entry {j} needs source_file, jing and evidence")
             gold.append(Gold(a["source_file"], a["jing"], a["evidence"]))
-        out.append(Question(d["id"], d["question"], d["lang"], tuple(gold), d.get("layer", ""), d.get("answer", "")))
+        history = d.get("history", [])
+        if not isinstance(history, list) or not all(isinstance(h, str) for h in history):
+            raise InputFormatError(f"{path}:{n}: `history` must be a list of earlier questions (strings)")
+        out.append(Question(d["id"], d["question"], d["lang"], tuple(gold), str(d.get("layer", "")),
+                            str(d.get("answer", "")), str(d.get("kind", "")), tuple(history), n))
     if not out:
         raise InputFormatError(f"{path}: no questions")
     return out
@@ -149,15 +156,23 @@ class QuestionResult:
     rank: int | None  # 1-based rank of the first correct unit within k, None if absent
     returned: tuple[str, ...]  # unit ids, best first
     evidence_in_answer: bool | None  # None when no answer text was composed
+    evidence_first: bool | None = None  # the first cited sentence alone holds the evidence
+    no_passage: bool | None = None  # the answer said that no passage answers
+    kind: str = ""
+    error: str | None = None  # the question could not be asked (e.g. empty after cleaning)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "lang": self.lang,
+            "kind": self.kind,
             "question": self.question,
             "rank": self.rank,
             "returned": list(self.returned),
             "evidence_in_answer": self.evidence_in_answer,
+            "evidence_first": self.evidence_first,
+            "no_passage": self.no_passage,
+            "error": self.error,
         }
 
 
@@ -169,12 +184,16 @@ class Scores:
     hit: dict[int, float]  # k → hit@k
     mrr: float
     evidence_in_answer: float | None  # None: no answers were composed (n/a)
+    evidence_first: float | None = None  # share whose first cited sentence holds the evidence
+    no_passage: float | None = None  # share told "no passage answers" (false for answerable questions)
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"n": self.n}
         d.update({f"hit@{k}": round(v, 4) for k, v in self.hit.items()})
         d["mrr"] = round(self.mrr, 4)
-        d["evidence_in_answer"] = None if self.evidence_in_answer is None else round(self.evidence_in_answer, 4)
+        for name in ("evidence_in_answer", "evidence_first", "no_passage"):
+            value = getattr(self, name)
+            d[name] = None if value is None else round(value, 4)
         return d
 
 
@@ -185,9 +204,12 @@ def score(results: Sequence[QuestionResult], cutoffs: Sequence[int] = HIT_AT) ->
         return Scores(0, {k: 0.0 for k in cutoffs}, 0.0, None)
     hit = {k: sum(1 for r in results if r.rank is not None and r.rank <= k) / n for k in cutoffs}
     mrr = sum(1.0 / r.rank for r in results if r.rank) / n
-    judged = [r.evidence_in_answer for r in results if r.evidence_in_answer is not None]
-    eia = (sum(judged) / len(judged)) if judged else None
-    return Scores(n, hit, mrr, eia)
+
+    def share(name: str) -> float | None:
+        judged = [getattr(r, name) for r in results if getattr(r, name) is not None]
+        return (sum(judged) / len(judged)) if judged else None
+
+    return Scores(n, hit, mrr, share("evidence_in_answer"), share("evidence_first"), share("no_passage"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +224,7 @@ class EvalReport:
     seconds: float = 0.0
     mode: str = ""
     meta: dict[str, Any] = field(default_factory=dict)
+    by_kind: dict[str, Scores] = field(default_factory=dict)  # only when the file gives kinds
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -210,6 +233,7 @@ class EvalReport:
             "mode": self.mode,
             "overall": self.overall.to_dict(),
             "by_lang": {lang: s.to_dict() for lang, s in self.by_lang.items()},
+            "by_kind": {kind: s.to_dict() for kind, s in self.by_kind.items()},
             "seconds": round(self.seconds, 3),
             "meta": self.meta,
             "results": [r.to_dict() for r in self.results],
@@ -220,30 +244,67 @@ def _unit_of(hit: Any) -> LemmaUnit:
     return hit if isinstance(hit, LemmaUnit) else hit.unit
 
 
-def _are_retriever_hits(all_hits: Sequence[Sequence[Any]]) -> bool:
-    """True when the hits are qa.retriever.Hit objects, which qa.answer knows how to compose."""
-    first = next((h for hits in all_hits for h in hits), None)
-    if first is None:
-        return False
-    try:
-        from .retrieval.retriever import Hit
-    except ImportError:  # pragma: no cover - the retriever is part of the package
-        return False
-    return isinstance(first, Hit)
+@dataclass(frozen=True, slots=True)
+class _Outcome:
+    """What the system gave for one question: hits, and the answer when one was composed."""
+
+    hits: list[Any]
+    text: str | None = None  # the answer text shown first
+    first: str | None = None  # the first cited sentence
+    found: bool | None = None
+    error: str | None = None
 
 
-def _default_answer_fn() -> AnswerFn | None:
-    """Compose with qa.answer when that module is there; None (evidence-in-answer n/a) otherwise."""
-    try:
+def _pipeline_outcomes(target: Any, questions: Sequence[Question], k: int) -> list[_Outcome]:
+    """Ask every question through the one ask pipeline (:meth:`qa.Retriever.batch_ask` / ``ask``)."""
+    from .answering.compose import Answer
+
+    def outcome(a: "Answer | QAError", q: Question) -> _Outcome:
+        if not isinstance(a, Answer):
+            log.warning("%s:%d: question %s not asked: %s", q.id, q.line, q.id, a)
+            return _Outcome([], error=str(a))
+        first = a.evidence[0].text if a.evidence else ""
+        return _Outcome(list(a.hits), a.text, first, a.found)
+
+    plain = [q for q in questions if not q.history]
+    answers = dict(zip((q.id for q in plain), target.batch_ask([q.question for q in plain], k=k)))
+    out = []
+    for q in questions:
+        if q.history:
+            try:
+                a: Answer | QAError = target.ask(q.question, k=k, history=q.history)
+            except QAError as exc:
+                a = exc
+        else:
+            a = answers[q.id]
+        out.append(outcome(a, q))
+    return out
+
+
+def _search_outcomes(target: Any, questions: Sequence[Question], k: int, answer_fn: AnswerFn | None,
+                     compose: bool) -> list[_Outcome]:
+    """Search with any retriever or function; compose answers with qa's composer when the hits allow it."""
+    texts = [q.question for q in questions]
+    if hasattr(target, "batch_search"):
+        all_hits = list(target.batch_search(texts, k))
+    elif hasattr(target, "search"):
+        all_hits = [target.search(t, k) for t in texts]
+    elif callable(target):
+        all_hits = [target(t, k) for t in texts]
+    else:
+        raise QAError(f"cannot search with {type(target).__name__}: need batch_search, search or a function")
+    first_hit = next((h for hits in all_hits for h in hits), None)
+    if answer_fn is None and compose and first_hit is not None and hasattr(first_hit, "low_confidence"):
         from .answering.compose import compose_answer
         from .retrieval.query import analyze
-    except ImportError:
-        return None
 
-    def answer(question: str, hits: Sequence[Any]) -> str:
-        return compose_answer(analyze(question), hits).text
-
-    return answer
+        out = []
+        for q, hits in zip(questions, all_hits):
+            a = compose_answer(analyze(q.question), list(hits)[:k])
+            out.append(_Outcome(list(hits), a.text, a.evidence[0].text if a.evidence else "", a.found))
+        return out
+    return [_Outcome(list(hits), answer_fn(q.question, list(hits)[:k]) if answer_fn else None)
+            for q, hits in zip(questions, all_hits)]
 
 
 def evaluate(
@@ -257,42 +318,38 @@ def evaluate(
 ) -> EvalReport:
     """Score every question of ``questions_path`` against a retriever or a search function.
 
-    ``retriever_or_search_fn`` is a Retriever (its ``batch_search`` is used), an object with
-    ``search(query, k)``, or a function ``(question, k) -> hits``; hits are objects with
-    ``.unit`` (or LemmaUnits), best first. ``answer_fn(question, hits) -> text`` gives the
-    answer text for evidence-in-answer; by default ``qa.answer.compose_answer`` (imported lazily)
-    when hits are :class:`qa.retriever.Hit` objects and ``compose`` is true, else it is n/a.
+    ``retriever_or_search_fn`` is a :class:`qa.Retriever` (asked through the one ask pipeline,
+    ``batch_ask`` / ``ask`` with each question's ``history``), an object with ``batch_search`` or
+    ``search(query, k)``, or a function ``(question, k) -> hits``; hits are objects with ``.unit``
+    (or LemmaUnits), best first. ``answer_fn(question, hits) -> text`` gives the answer text for
+    evidence-in-answer; by default qa's composer when the hits are :class:`qa.Hit` objects and
+    ``compose`` is true, else it is n/a.
     """
-    if k <= 0:
-        raise QAError(f"k must be positive, not {k}")
+    if isinstance(k, bool) or not isinstance(k, int) or k <= 0:
+        raise QAError(f"k must be a positive whole number, not {k!r}")
     questions = read_questions(questions_path)
     target = retriever_or_search_fn
     started = time.perf_counter()
-    texts = [q.question for q in questions]
-    if hasattr(target, "batch_search"):
-        all_hits = list(target.batch_search(texts, k))
-    elif hasattr(target, "search"):
-        all_hits = [target.search(t, k) for t in texts]
-    elif callable(target):
-        all_hits = [target(t, k) for t in texts]
+    if hasattr(target, "batch_ask") and answer_fn is None and compose:
+        outcomes = _pipeline_outcomes(target, questions, k)
     else:
-        raise QAError(f"cannot search with {type(target).__name__}: need batch_search, search or a function")
-    if answer_fn is None and compose and _are_retriever_hits(all_hits):
-        answer_fn = _default_answer_fn()
+        outcomes = _search_outcomes(target, questions, k, answer_fn, compose)
     results: list[QuestionResult] = []
-    for q, hits in zip(questions, all_hits):
-        hits = list(hits)[:k]
-        units = [_unit_of(h) for h in hits]
+    for q, o in zip(questions, outcomes):
+        units = [_unit_of(h) for h in o.hits[:k]]
         rank = next((i for i, u in enumerate(units, 1) if any(g.matches(u) for g in q.gold)), None)
-        eia: bool | None = None
-        if answer_fn is not None:
-            text = answer_fn(q.question, hits)
-            eia = any(evidence_in(text, g.evidence) for g in q.gold)
-        results.append(QuestionResult(q.id, q.lang, q.question, rank, tuple(u.id for u in units), eia))
+        eia = None if o.text is None else any(evidence_in(o.text, g.evidence) for g in q.gold)
+        first = None if o.first is None else any(evidence_in(o.first, g.evidence) for g in q.gold)
+        no_passage = None if o.found is None else not o.found
+        results.append(QuestionResult(q.id, q.lang, q.question, rank, tuple(u.id for u in units), eia,
+                                      first, no_passage, q.kind, o.error))
     seconds = time.perf_counter() - started
     by_lang: dict[str, list[QuestionResult]] = {}
+    by_kind: dict[str, list[QuestionResult]] = {}
     for r in results:
         by_lang.setdefault(r.lang, []).append(r)
+        if r.kind:
+            by_kind.setdefault(r.kind, []).append(r)
     return EvalReport(
         path=str(questions_path),
         k=k,
@@ -301,24 +358,32 @@ def evaluate(
         results=tuple(results),
         seconds=seconds,
         mode=mode,
+        by_kind={kind: score(rs) for kind, rs in sorted(by_kind.items())},
     )
 
 
 def format_report(report: EvalReport) -> str:
     """A readable table: one row overall, one per language, then the questions missed at 5."""
-    header = f"{'':10} {'n':>4} {'hit@1':>7} {'hit@5':>7} {'MRR':>7} {'evid.ans':>9}"
+    header = f"{'':12} {'n':>4} {'hit@1':>7} {'hit@5':>7} {'MRR':>7} {'evid.ans':>9} {'evid.1st':>9} {'no-pass':>8}"
     rows = [f"{report.path}  (k={report.k}{', ' + report.mode if report.mode else ''}, {report.seconds:.1f} s)", header]
 
+    def fig(x: float | None) -> str:
+        return "n/a" if x is None else f"{x:.3f}"
+
     def row(name: str, s: Scores) -> str:
-        eia = "n/a" if s.evidence_in_answer is None else f"{s.evidence_in_answer:.3f}"
-        return f"{name:10} {s.n:>4} {s.hit.get(1, 0):>7.3f} {s.hit.get(5, 0):>7.3f} {s.mrr:>7.3f} {eia:>9}"
+        return (f"{name:12} {s.n:>4} {s.hit.get(1, 0):>7.3f} {s.hit.get(5, 0):>7.3f} {s.mrr:>7.3f} "
+                f"{fig(s.evidence_in_answer):>9} {fig(s.evidence_first):>9} {fig(s.no_passage):>8}")
 
     rows.append(row("overall", report.overall))
     rows.extend(row(lang, s) for lang, s in report.by_lang.items())
+    if report.by_kind:
+        rows.append("by kind:")
+        rows.extend(row(kind, s) for kind, s in report.by_kind.items())
     missed = [r for r in report.results if r.rank is None or r.rank > 5]
     if missed:
         rows.append("not in the first 5:")
-        rows.extend(f"  {r.id} ({r.lang}) rank={r.rank or '-'}  {r.question[:60]}" for r in missed)
+        rows.extend(f"  {r.id} ({r.lang}) rank={r.rank or '-'}  {r.question[:60]}" + (f"  [{r.error}]" if r.error else "")
+                    for r in missed)
     return "\n".join(rows)
 
 

@@ -64,7 +64,7 @@ def as_langchain(retriever: "Retriever | None" = None, *, k: int | None = None, 
     """Wrap ``retriever`` (default: ``Retriever.load(**load_kwargs)``) as a LangChain ``BaseRetriever``."""
     cls = retriever_class()
     if retriever is None:
-        from .retrieval.retriever import Retriever
+        from .answering.pipeline import Retriever
 
         retriever = Retriever.load(**load_kwargs)
     return cls(retriever=retriever, k=k or retriever.settings.k)

@@ -29,8 +29,12 @@ class Settings:
     #: sentence-transformers model name or local path.
     model: str = DEFAULT_MODEL
     k: int = 5
+    #: The largest ``k`` any door accepts (1 ≤ k ≤ max_k; outside it is an error, never a silent change).
+    max_k: int = 50
     #: Queries longer than this (characters) are cut, with a warning.
     max_query_chars: int = 2000
+    #: How many earlier questions a follow-up may lean on (every door: CLI, API, app).
+    history_turns: int = 3
     #: Show tqdm progress bars on long work.
     progress: bool = False
     #: Web app bind address.
@@ -71,6 +75,10 @@ class Settings:
     def replace(self, **changes: Any) -> "Settings":
         """A copy with some fields changed."""
         return dataclasses.replace(self, **changes)
+
+
+#: The defaults, for functions that take an optional limit (one home for every default value).
+DEFAULTS = Settings()
 
 
 def _field_type(cls: type, name: str) -> str:

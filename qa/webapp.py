@@ -9,24 +9,23 @@ and library errors become a message in the chat, never a traceback.
 from __future__ import annotations
 
 import argparse
+import html
 import logging
-import re
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .answering.compose import Answer, QueryTerms, SourceLines, compose_answer, error_row, query_terms
+from .answering.compose import Answer, error_row
 from .errors import QAError
-from .text.normalize import normalize
 from .answering.render import CSS, SCRIPTS, Script, answer_html, user_html
 from .settings import Settings
 
 if TYPE_CHECKING:  # pragma: no cover
     import gradio as gr
 
-    from .retrieval.retriever import Retriever
+    from .answering.pipeline import Retriever
 
 log = logging.getLogger(__name__)
 
@@ -38,66 +37,36 @@ EXAMPLES: tuple[str, ...] = (
     "主人為什麼拜崇酒？",
     "燕禮誰為主人？",
 )
-#: How many earlier user turns a follow-up question may lean on.
-HISTORY_TURNS = 3
-#: A 經 clause a turn is grounded in has this many characters (a term, not a sentence) ...
-GROUND_MIN, GROUND_MAX = 2, 4
-#: ... and at most this many clauses are carried.
-GROUND_CLAUSES = 2
-
-
 @dataclass(frozen=True, slots=True)
 class Turn:
     """One exchange: what the user typed, and the answer or the error message."""
 
     question: str
     answer: Answer | None
-    terms: QueryTerms | None = None  # the question's terms, for highlighting
     error: str | None = None
-    #: the short 經 clauses the answer's first unit matched (「告旨」 for 「賓為什麼說旨？」):
-    #: the corpus's own words for what this turn was about, which a follow-up carries on
-    grounded: tuple[str, ...] = ()
-
-    @property
-    def as_history(self) -> str:
-        """This turn as a follow-up's history: the question, then the words it was grounded in."""
-        return " ".join((self.question, *self.grounded))
 
 
 class ChatService:
-    """The app's logic without the UI: ask, follow up, render. One per loaded retriever."""
+    """The app's logic without the UI: ask (through the one pipeline, :meth:`Retriever.ask`), render."""
 
     def __init__(self, retriever: "Retriever"):
         self.retriever = retriever
         self.settings: Settings = retriever.settings
         self.units_by_id = {u.id: u for u in retriever.units}
+
+    def ask_row(self, question: str, k: int | None = None, history: Sequence[str] = ()) -> dict[str, Any]:
+        """The API: one batch-style row; a bad question or k gives a row with ``error`` set."""
         try:
-            self.locate: SourceLines | None = SourceLines.from_seeds(self.settings.seeds_dir)
-        except QAError as exc:  # citations fall back to the unit's span
-            log.warning("cannot read seed lines for citations: %s", exc)
-            self.locate = None
-
-    def answer(self, question: str, history: Sequence[str] = (), k: int | None = None) -> tuple[Answer, QueryTerms]:
-        from .retrieval.query import analyze
-
-        query = analyze(question, max_chars=self.settings.max_query_chars, history=tuple(history)[-HISTORY_TURNS:])
-        hits = self.retriever.search(query, k or self.settings.k)
-        return compose_answer(query, hits, locate=self.locate), query_terms(query)
-
-    def ask_row(self, question: str, k: int | None = None) -> dict[str, Any]:
-        """The API: one batch-style row; a bad question gives a row with ``error`` set."""
-        try:
-            return self.answer(question, k=k)[0].to_dict(id=None)
+            return self.retriever.ask(question, k=k, history=history).to_dict(id=None)
         except QAError as exc:
             return error_row(None, question, str(exc))
 
     def turn(self, message: str, turns: Sequence[Turn]) -> Turn:
-        history = [t.as_history for t in turns if t.error is None]
+        history = [t.answer for t in turns if t.answer is not None]
         try:
-            answer, terms = self.answer(message, history)
+            return Turn(message, self.retriever.ask(message, history=history))
         except QAError as exc:
-            return Turn(message, None, None, str(exc))
-        return Turn(message, answer, terms, grounded=grounded_clauses(answer, terms))
+            return Turn(message, None, str(exc))
 
     def render(self, turns: Sequence[Turn], script: Script) -> list[dict[str, str]]:
         """The chat as Gradio messages; user text escaped, answers as HTML cards."""
@@ -105,34 +74,11 @@ class ChatService:
         for t in turns:
             messages.append({"role": "user", "content": user_html(t.question)})
             if t.answer is None:
-                body = f'<div class="qa-answer qa-notfound">⚠ {_escape(t.error or "")}</div>'
+                body = f'<div class="qa-answer qa-notfound">⚠ {html.escape(t.error or "")}</div>'
             else:
-                body = answer_html(t.answer, t.terms, script, units_by_id=self.units_by_id)
+                body = answer_html(t.answer, t.answer.terms, script, units_by_id=self.units_by_id)
             messages.append({"role": "assistant", "content": body})
         return messages
-
-
-def grounded_clauses(answer: Answer, terms: QueryTerms) -> tuple[str, ...]:
-    """Short clauses of the 經 of the unit the answer's first sentence comes from, holding a
-    term of the question (normalized).
-
-    A question often names an act in its own words (說旨) while the 經 has the term
-    (告旨); a later 「那介呢？」 should carry the 經's term, not only the user's."""
-    if not answer.found or not answer.evidence:
-        return ()
-    first = next(h.unit for h in answer.hits if h.unit.id == answer.evidence[0].unit_id)
-    out = []
-    for clause in re.split(r"[，。；：、？！,.;:?!\s]+", first.jing):
-        norm = normalize(clause)
-        if GROUND_MIN <= len(norm) <= GROUND_MAX and any(c in norm for c in terms.chars | terms.bigrams):
-            out.append(norm)
-    return tuple(dict.fromkeys(out))[:GROUND_CLAUSES]
-
-
-def _escape(s: str) -> str:
-    import html
-
-    return html.escape(s)
 
 
 def build_app(retriever: "Retriever") -> "gr.Blocks":
@@ -155,7 +101,7 @@ def build_app(retriever: "Retriever") -> "gr.Blocks":
 
     def ask(question: str, k: int = 5) -> dict:
         """Answer one question; returns the same JSON row as `qa batch`."""
-        return service.ask_row(question, int(k) if k else None)
+        return service.ask_row(question, k)
 
     with gr.Blocks(title="Yili QA · 儀禮問答") as demo:
         gr.Markdown(
@@ -199,7 +145,7 @@ def serve(settings: Settings, *, retriever: "Retriever | None" = None, block: bo
     """Load the retriever once, then start the app on ``settings.host:settings.port``."""
     started = time.perf_counter()
     if retriever is None:
-        from .retrieval.retriever import Retriever
+        from .answering.pipeline import Retriever
 
         retriever = Retriever.load(settings=settings)
     demo = build_app(retriever)

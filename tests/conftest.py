@@ -32,7 +32,7 @@ def mini_settings(tmp_path_factory) -> Settings:
 @pytest.fixture(scope="session")
 def mini_retriever(mini_settings):
     """Hybrid retriever over the excerpt with the hashing encoder (fast, deterministic)."""
-    from qa.retrieval.retriever import Retriever
+    from qa import Retriever
 
     return Retriever.load(settings=mini_settings)
 
@@ -40,7 +40,7 @@ def mini_retriever(mini_settings):
 @pytest.fixture(scope="session")
 def static_mini_retriever(tmp_path_factory):
     """Hybrid retriever over the excerpt with the trained static-corpus encoder."""
-    from qa.retrieval.retriever import Retriever
+    from qa import Retriever
 
     return Retriever.load(settings=make_settings(tmp_path_factory.mktemp("static") / "index", model="static-corpus"))
 
@@ -48,7 +48,7 @@ def static_mini_retriever(tmp_path_factory):
 @pytest.fixture(scope="session")
 def real_retriever(tmp_path_factory):
     """The product configuration: the real seeds, the default static-corpus encoder (builds in seconds)."""
-    from qa.retrieval.retriever import Retriever
+    from qa import Retriever
 
     settings = make_settings(tmp_path_factory.mktemp("real") / "index", seeds_dir=REAL_SEEDS, model="static-corpus")
     return Retriever.load(settings=settings)

@@ -59,7 +59,7 @@ def settings(tmp_path_factory) -> Settings:
 
 @pytest.fixture(scope="module")
 def retriever(settings):
-    from qa.retrieval.retriever import Retriever
+    from qa import Retriever
 
     return Retriever.load(settings=settings)
 

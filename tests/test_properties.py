@@ -136,7 +136,7 @@ def test_analyze_gives_a_query_or_a_clear_error(text: str, max_chars: int) -> No
 @pytest.fixture(scope="module")
 def mini_retriever(tmp_path_factory):
     """A real index over the mini corpus with the deterministic hashing encoder."""
-    from qa.retrieval.retriever import Retriever
+    from qa import Retriever
     from qa.settings import Settings
 
     settings_ = Settings.from_env(

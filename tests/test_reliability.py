@@ -68,7 +68,7 @@ def env(built, tmp_path) -> tuple[Path, Path]:
 
 
 def load(seeds: Path, index: Path, **kw):
-    from qa.retrieval.retriever import Retriever
+    from qa import Retriever
 
     return Retriever.load(settings=make_settings(seeds, index, **kw))
 

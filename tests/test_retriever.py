@@ -6,7 +6,8 @@ import pytest
 
 from qa.errors import QueryError
 from qa.retrieval.query import analyze
-from qa.retrieval.retriever import DenseRetriever, Hit, LexicalRetriever, PassageMatch, Retriever
+from qa import Retriever
+from qa.retrieval.retriever import DenseRetriever, Hit, LexicalRetriever, PassageMatch
 from qa.corpus.units import LemmaUnit
 
 GAOZHI = "降席，坐奠爵，拜，告旨"  # the 鄉飲酒禮 經 the example question is about

@@ -10,7 +10,8 @@ and cited text is always the source's own characters.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -75,6 +76,16 @@ class Answer:
     evidence: tuple[Evidence, ...]
     hits: tuple["Hit", ...]
     lang: str = "zh-Hant"
+    #: the question's terms (normalized), for highlighting them in the evidence
+    terms: QueryTerms | None = None
+    #: the short 經 clauses the first answering unit matched (「告旨」 for 「賓為什麼說旨？」): the
+    #: corpus's own words for what this turn was about, which a follow-up carries on
+    grounded: tuple[str, ...] = ()
+
+    @property
+    def as_history(self) -> str:
+        """This answer as a later question's history: the question, then the words it was grounded in."""
+        return " ".join((self.question, *self.grounded))
 
     def to_dict(self, id: str | None = None) -> dict[str, Any]:
         """The batch / API row: id, question, answer, citations, error, hits."""
@@ -184,7 +195,36 @@ def compose_answer(
         text = "\n".join(f"{e.text}〔{e.citation()}〕" for e in evidence)
     else:
         text = not_found_text(query.lang)
-    return Answer(query.text, text, found, tuple(evidence), hits, query.lang)
+    terms = query_terms(query)
+    answer = Answer(query.text, text, found, tuple(evidence), hits, query.lang, terms)
+    grounded = grounded_clauses(answer, terms)
+    return replace(answer, grounded=grounded) if grounded else answer
+
+
+#: A 經 clause a turn is grounded in has this many characters (a term, not a sentence) ...
+GROUND_MIN, GROUND_MAX = 2, 4
+#: ... and at most this many clauses are carried.
+GROUND_CLAUSES = 2
+
+
+def grounded_clauses(answer: Answer, terms: QueryTerms) -> tuple[str, ...]:
+    """Short clauses of the 經 of the unit the answer's first sentence comes from, holding a
+    term of the question (normalized).
+
+    A question often names an act in its own words (說旨) while the 經 has the term
+    (告旨); a later 「那介呢？」 should carry the 經's term, not only the user's."""
+    if not answer.found or not answer.evidence:
+        return ()
+    first = next(h.unit for h in answer.hits if h.unit.id == answer.evidence[0].unit_id)
+    out = []
+    for clause in _CLAUSE_BREAK.split(first.jing):
+        norm = normalize(clause)
+        if GROUND_MIN <= len(norm) <= GROUND_MAX and any(c in norm for c in terms.chars | terms.bigrams):
+            out.append(norm)
+    return tuple(dict.fromkeys(out))[:GROUND_CLAUSES]
+
+
+_CLAUSE_BREAK = re.compile(r"[，。；：、？！,.;:?!\s]+")
 
 
 def not_found_text(lang: str) -> str:
@@ -199,6 +239,7 @@ __all__ = [
     "SourceLines",
     "compose_answer",
     "error_row",
+    "grounded_clauses",
     "hit_to_dict",
     "not_found_text",
     "query_terms",

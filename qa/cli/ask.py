@@ -11,7 +11,14 @@ from ..settings import Settings
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("question", help="the question, e.g. 「賓為什麼說旨？」")
-    parser.add_argument("-k", type=int, dest="k", help="units to retrieve (QA_K, default 5)")
+    parser.add_argument("-k", type=int, dest="k", help="units to retrieve, 1–50 (QA_K, default 5)")
+    parser.add_argument(
+        "--history",
+        action="append",
+        default=[],
+        metavar="QUESTION",
+        help="an earlier question of the conversation (repeat, oldest first), so 「那介呢？」 follows it up",
+    )
     parser.add_argument("--json", action="store_true", help="print the answer as a JSON row (as `qa batch` writes)")
     parser.add_argument(
         "--script",
@@ -28,18 +35,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    from ..answering.compose import SourceLines, compose_answer, query_terms
-    from ..retrieval.query import analyze
+    # Late imports keep `qa --help` and argument errors fast (no numpy, torch or FAISS).
+    from ..answering.pipeline import Retriever, check_k
     from ..answering.render import answer_terminal
-    from ..retrieval.retriever import Retriever
+    from ..retrieval.query import analyze
 
-    query = analyze(args.question, max_chars=settings.max_query_chars)  # a bad question fails before loading
+    check_k(args.k, settings)  # a bad k or question fails before the index is loaded
+    analyze(args.question, max_chars=settings.max_query_chars)
     retriever = Retriever.load(settings=settings)
-    hits = retriever.search(query, settings.k)
-    answer = compose_answer(query, hits, locate=SourceLines.from_seeds(settings.seeds_dir))
+    answer = retriever.ask(args.question, k=args.k, history=args.history)
     if args.json:
         print(json.dumps(answer.to_dict(), ensure_ascii=False, indent=2))
         return 0
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
-    print(answer_terminal(answer, query_terms(query), args.script, color=color))
+    print(answer_terminal(answer, answer.terms, args.script, color=color))
     return 0

@@ -26,9 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, settings: Settings) -> int:
     import sys
 
-    from ..answering.compose import SourceLines
+    from ..answering.pipeline import Retriever
     from ..batch import read_questions, run_batch
-    from ..retrieval.retriever import Retriever
 
     read_questions(args.input, settings.max_query_chars)  # fail on a bad file before loading anything
     retriever = Retriever.load(settings=settings)
@@ -40,7 +39,6 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         k=settings.k,
         resume=args.resume,
         progress=settings.progress,
-        locate=SourceLines.from_seeds(settings.seeds_dir),
     )
     took = time.perf_counter() - started
     rate = written / took if took > 0 else 0.0

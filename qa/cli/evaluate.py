@@ -31,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     from ..evaluate import evaluate, format_report, read_questions
-    from ..retrieval.retriever import Retriever
+    from ..answering.pipeline import Retriever
 
     k = args.k if args.k is not None else DEFAULT_K
     if k <= 0:

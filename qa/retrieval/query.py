@@ -27,6 +27,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from ..errors import QueryError
+from ..settings import DEFAULTS
 from ..text.lexicon import (
     DETERMINERS,
     commentators_table,
@@ -44,8 +45,6 @@ log = logging.getLogger(__name__)
 
 #: Longest glossary / scaffolding phrase tried, in English words.
 MAX_PHRASE_WORDS = 5
-#: How many earlier user turns a follow-up may draw on.
-MAX_HISTORY_TURNS = 3
 #: A follow-up marker only makes a question elliptical when what is left is this short.
 FOLLOW_UP_MAX_CJK = 6
 FOLLOW_UP_MAX_WORDS = 3
@@ -249,13 +248,14 @@ def is_follow_up(pieces: list[tuple[str, str]], content_cjk: int, content_words:
 # ── analyze ────────────────────────────────────────────────────────────────────
 
 
-def analyze(text: str, *, max_chars: int = 2000, history: Sequence[str] = ()) -> Query:
+def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] = ()) -> Query:
     """Understand one question; ``history`` is the earlier user turns, oldest first.
 
     Raises QueryError when the question is empty or only whitespace/control characters.
     """
     if not isinstance(text, str):
         raise QueryError(f"the question must be text, not {type(text).__name__}")
+    max_chars = DEFAULTS.max_query_chars if max_chars is None else max_chars
     cleaned = clean(text)
     if not cleaned.strip():
         raise QueryError("empty question: type a question about 儀禮 (e.g. 「賓為什麼告旨？」)")
@@ -311,7 +311,7 @@ def analyze(text: str, *, max_chars: int = 2000, history: Sequence[str] = ()) ->
     )
 
     context: tuple[str, ...] = ()
-    recent = [h for h in history if isinstance(h, str) and clean(h).strip()][-MAX_HISTORY_TURNS:]
+    recent = [h for h in history if isinstance(h, str) and clean(h).strip()]  # the caller bounds it (Settings.history_turns)
     if recent and is_follow_up(parts, content_cjk, content_words):
         try:
             prev = analyze(recent[-1], max_chars=max_chars, history=recent[:-1])

@@ -1,6 +1,6 @@
 """Retrieval: a lexical and a dense retriever over passages, each returning units, and their hybrid.
 
-Composed the pyserini way: ``Retriever`` holds a ``LexicalRetriever`` and a
+Composed the pyserini way: ``HybridRetriever`` holds a ``LexicalRetriever`` and a
 ``DenseRetriever`` with the same ``search`` / ``batch_search`` and fuses their unit
 rankings with :func:`qa.fusion.fuse`; ``r.lexical.search(q)`` and ``r.dense.search(q)``
 are the ablations. Passage scores become unit scores by their maximum, and every hit
@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Self, Sequence
 
 import numpy as np
 
@@ -167,8 +167,11 @@ class DenseRetriever(_PassageRetriever):
         return Signals(ritual=ritual_share(query, self.data.lexical.term_idf()), dense=ranking.top)
 
 
-class Retriever:
-    """Hybrid retrieval: lexical + dense, fused. ``Retriever.load()`` builds the index on first use."""
+class HybridRetriever:
+    """Hybrid retrieval: lexical + dense, fused. ``load()`` builds the index on first use.
+
+    The public :class:`qa.Retriever` (:mod:`qa.answering.pipeline`) adds ``ask``: answers on top.
+    """
 
     def __init__(self, data: "IndexData", settings: Settings) -> None:
         self.settings = settings
@@ -181,7 +184,7 @@ class Retriever:
 
     @classmethod
     def load(cls, index_dir: Path | str | None = None, model: str | None = None, *,
-             settings: Settings | None = None) -> "Retriever":
+             settings: Settings | None = None) -> "Self":
         """Open the index (building or rebuilding it when missing or stale; see qa.index_store)."""
         from ..indexing.store import load_index
 
@@ -227,4 +230,4 @@ class Retriever:
         return results
 
 
-__all__ = ["Retriever", "LexicalRetriever", "DenseRetriever", "Hit", "PassageMatch", "as_query"]
+__all__ = ["HybridRetriever", "LexicalRetriever", "DenseRetriever", "Hit", "PassageMatch", "as_query"]

@@ -5,8 +5,10 @@ Usage:
     /work/main/.venv/bin/python tests/data/questions/check_gold.py [--units /tmp/base/units.jsonl] [files...]
 
 For every answerable question (and every entry in its ``also`` list) it checks that
-exactly one unit of ``source_file`` has a 經 containing the normalized ``jing`` and that
-this unit holds the normalized ``evidence`` in the stated ``layer`` (經 / 注 / 疏 / 析疑).
+exactly one unit of ``source_file`` has a 經 containing the normalized ``jing`` and holds
+the normalized ``evidence`` in the stated ``layer`` (經 / 注 / 疏 / 析疑; an ``also`` entry
+may carry its own ``layer``, else the question's), and that no other unit's 經 contains
+the ``jing`` unless that unit is itself one of the question's gold units.
 Normalization follows /work/shared/eval/README.md: drop whitespace, punctuation, symbols
 and private-use characters (U+E000-U+F8FF), OpenCC t2s, fold 於 to 于.  The t2s step is
 applied both per character (as the project's matcher does) and to the whole string; the
@@ -65,7 +67,18 @@ def layer_texts(unit: dict) -> dict[str, str]:
     }
 
 
-def check_entry(units_by_src, src, jing, evidence, layer, label, also_srcs) -> list[str]:
+def _gold_ids(units_by_src, entries) -> set[str]:
+    """Ids of the units that the question's ``also`` entries point at (jing + evidence anywhere)."""
+    ids = set()
+    for src, jing, evidence in entries:
+        nj, ne = norm_char(jing), norm_char(evidence)
+        for u in units_by_src.get(src, []):
+            if nj in norm_char(u.get("jing") or "") and ne in norm_char("\n".join(layer_texts(u).values())):
+                ids.add(u["id"])
+    return ids
+
+
+def check_entry(units_by_src, src, jing, evidence, layer, label, also_ids) -> list[str]:
     problems = []
     units = units_by_src.get(src)
     if units is None:
@@ -84,7 +97,7 @@ def check_entry(units_by_src, src, jing, evidence, layer, label, also_srcs) -> l
             problems.append(f"{label} [{norm.__name__}]: {len(good)} units match jing+evidence in {layer} "
                             f"(jing matches {[u['id'] for u in by_jing]})")
             break
-        others = [u['id'] for u in by_jing if u is not good[0]]
+        others = [u['id'] for u in by_jing if u is not good[0] and u['id'] not in (also_ids or ())]
         if others:
             problems.append(f"{label} [{norm.__name__}]: jing not unique: also in {others}; lengthen it")
             break
@@ -137,10 +150,13 @@ def main() -> int:
                 problems.append(f"{label}: bad kind {q['kind']!r}")
             if "history" in q and not (isinstance(q["history"], list) and all(isinstance(h, str) for h in q["history"])):
                 problems.append(f"{label}: history must be a list of strings")
-            problems += check_entry(units_by_src, q["source_file"], q["jing"], q["evidence"], q["layer"], label, None)
+            entries = [(q["source_file"], q["jing"], q["evidence"])] + [
+                (a["source_file"], a["jing"], a["evidence"]) for a in q.get("also") or []]
+            gold_ids = _gold_ids(units_by_src, entries)
+            problems += check_entry(units_by_src, q["source_file"], q["jing"], q["evidence"], q["layer"], label, gold_ids)
             for j, a in enumerate(q.get("also") or []):
                 problems += check_entry(units_by_src, a["source_file"], a["jing"], a["evidence"],
-                                        a.get("layer", q["layer"]), f"{label}/also{j}", None)
+                                        a.get("layer", q["layer"]), f"{label}/also{j}", gold_ids)
     for p in problems:
         print("PROBLEM", p)
     print(f"checked {n} questions in {len(files)} files: {len(problems)} problems")

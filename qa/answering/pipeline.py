@@ -1,0 +1,120 @@
+"""The one ask pipeline every door uses: question (+ history) → analysis → hybrid search → cited answer.
+
+The CLI (``qa ask``, ``qa batch``), the web app and its ``ask`` endpoint, ``qa eval`` and the
+Python API all call :meth:`Retriever.ask` / :meth:`Retriever.batch_ask`, so limits (``k``,
+question length, history turns), follow-ups and citations behave the same everywhere.
+"""
+
+from __future__ import annotations
+
+import logging
+import numbers
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..errors import QAError, QueryError
+from ..retrieval.query import Query, analyze
+from ..retrieval.retriever import HybridRetriever
+from .compose import Answer, SourceLines, compose_answer
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..indexing.store import IndexData
+    from ..settings import Settings
+
+log = logging.getLogger(__name__)
+
+#: An earlier turn of a conversation: the question as typed, or the Answer it got (which also
+#: carries the 經 words it was grounded in).
+HistoryItem = str | Answer
+
+
+def check_k(k: object, settings: "Settings") -> int:
+    """``k`` as an int in 1..settings.max_k; ``None`` is the default ``settings.k``. QueryError otherwise."""
+    if k is None:
+        return settings.k
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+        if isinstance(k, str) and k.strip().lstrip("+").isdigit():
+            k = int(k)
+        else:
+            raise QueryError(f"k must be a whole number from 1 to {settings.max_k}, not {k!r}")
+    if not 1 <= int(k) <= settings.max_k:
+        raise QueryError(f"k must be from 1 to {settings.max_k}, not {int(k)}")
+    return int(k)
+
+
+class Retriever(HybridRetriever):
+    """Hybrid retrieval plus answers: ``search`` / ``batch_search`` give hits, ``ask`` / ``batch_ask`` answers.
+
+    >>> r = Retriever.load()
+    >>> r.ask("賓為什麼說旨？").text.splitlines()[0]      # doctest: +SKIP
+    '旨，美也。〔…〕'
+    >>> r.ask("那介呢？", history=["賓為什麼說旨？"])      # doctest: +SKIP
+    """
+
+    def __init__(self, data: "IndexData", settings: "Settings") -> None:
+        super().__init__(data, settings)
+        self._locate: SourceLines | None = None
+        self._locate_tried = False
+
+    @property
+    def locate(self) -> SourceLines | None:
+        """Seed lines for citing a sentence by its own line; None (unit spans) when the seeds are unreadable."""
+        if not self._locate_tried:
+            self._locate_tried = True
+            try:
+                self._locate = SourceLines.from_seeds(self.settings.seeds_dir)
+            except QAError as exc:
+                log.warning("cannot read the seed files for line citations (%s); citing units by their span", exc)
+        return self._locate
+
+    def analyze(self, question: str, history: Sequence[HistoryItem] = ()) -> Query:
+        """The question analysed in the light of the last ``settings.history_turns`` turns."""
+        turns = list(history)[-self.settings.history_turns :] if self.settings.history_turns else []
+        return analyze(question, max_chars=self.settings.max_query_chars, history=self._history_texts(turns))
+
+    def _history_texts(self, turns: Sequence[HistoryItem]) -> tuple[str, ...]:
+        """Each turn as text a follow-up can lean on: an Answer's question and grounding; a bare
+        question is answered again (in its own context) to find what it was grounded in."""
+        texts: list[str] = []
+        earlier: list[HistoryItem] = []
+        for turn in turns:
+            if isinstance(turn, Answer):
+                texts.append(turn.as_history)
+            elif isinstance(turn, str) and turn.strip():
+                try:
+                    texts.append(self._answer(turn, self.settings.k, earlier).as_history)
+                except QueryError:
+                    continue
+            else:
+                continue
+            earlier.append(turn)
+        return tuple(texts)
+
+    def _answer(self, question: str, k: int, history: Sequence[HistoryItem]) -> Answer:
+        query = analyze(question, max_chars=self.settings.max_query_chars, history=self._history_texts(history))
+        return compose_answer(query, self.search(query, k), locate=self.locate)
+
+    def ask(self, question: str, *, k: int | None = None, history: Sequence[HistoryItem] = ()) -> Answer:
+        """Answer one question (a follow-up of ``history``, oldest first). QueryError for a bad question or k."""
+        k = check_k(k, self.settings)
+        turns = list(history)[-self.settings.history_turns :] if self.settings.history_turns else []
+        return self._answer(question, k, turns)
+
+    def batch_ask(self, questions: Sequence[str], *, k: int | None = None) -> list[Answer | QAError]:
+        """Answer many independent questions, searched together; a bad question gives its QAError in place."""
+        k = check_k(k, self.settings)
+        out: list[Answer | QAError | None] = [None] * len(questions)
+        queries: dict[int, Query] = {}
+        for i, question in enumerate(questions):
+            try:
+                queries[i] = analyze(question, max_chars=self.settings.max_query_chars)
+            except QAError as exc:
+                out[i] = exc
+        if queries:
+            results = self.batch_search(list(queries.values()), k)
+            for (i, query), hits in zip(queries.items(), results):
+                out[i] = compose_answer(query, hits, locate=self.locate)
+        return [a for a in out if a is not None]
+
+
+__all__ = ["HistoryItem", "Retriever", "check_k"]
