@@ -23,18 +23,37 @@ import json
 import logging
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Protocol, Sequence
 
 import numpy as np
 
 from ..errors import IndexStoreError
 from .lexical_build import B, BUILD_CHUNK, K1, bm25_weights, codes, passage_tokens, segment_tokens
-from ..retrieval.query import Query
 
 if TYPE_CHECKING:  # pragma: no cover
     from .passages import Passage
 
 log = logging.getLogger(__name__)
+
+
+class Query(Protocol):
+    """What the lexical index reads of an analysed question (:class:`qa.retrieval.query.Query` has it).
+
+    A protocol, so the index (a lower layer) does not import query analysis (a higher one).
+    """
+
+    @property
+    def segments(self) -> tuple[str, ...]: ...
+    @property
+    def expansions(self) -> tuple[str, ...]: ...
+    @property
+    def context(self) -> tuple[str, ...]: ...
+    @property
+    def rites(self) -> tuple[str, ...]: ...
+    @property
+    def layers(self) -> tuple[str, ...]: ...
+    @property
+    def lang(self) -> str: ...
 
 #: Bump when tokens or weights change: a saved index of another version is refused.
 FORMAT_VERSION = 2
@@ -86,7 +105,7 @@ def query_weights(query: Query) -> dict[str, float]:
 
     add(query.segments, 1.0)
     add(query.expansions, ENGLISH_EXPANSION_WEIGHT if query.lang == "en" else EXPANSION_WEIGHT)
-    add(getattr(query, "context", ()), CONTEXT_WEIGHT)
+    add(query.context, CONTEXT_WEIGHT)
     return weights
 
 

@@ -80,8 +80,18 @@ def normalize_with_map(text: str) -> tuple[str, list[int]]:
     return "".join(out), pos
 
 
+#: Distinct texts whose matching form is remembered. Answering normalizes the same corpus
+#: sentences again and again (about 600 calls an ask, nearly all repeats): computed once, they
+#: are a dictionary look-up; 64k short strings stay within a few MB.
+NORMALIZE_CACHE = 1 << 16
+
+
+@lru_cache(maxsize=NORMALIZE_CACHE)
 def normalize(text: str) -> str:
-    """The matching form of ``text`` (idempotent: normalize(normalize(t)) == normalize(t))."""
+    """The matching form of ``text`` (idempotent: normalize(normalize(t)) == normalize(t)).
+
+    Pure, so it is memoized: the same text always gives the same form.
+    """
     return normalize_with_map(text)[0]
 
 
