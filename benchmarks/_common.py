@@ -9,10 +9,10 @@ import statistics
 import subprocess
 import sys
 import time
-import unicodedata
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Sequence
+
+from qa.evaluate import Question, match_norm, read_questions
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEV_QUESTIONS = Path(os.environ.get("QA_DEV_QUESTIONS", PROJECT_ROOT.parent / "shared" / "eval" / "dev_questions.jsonl"))
@@ -23,50 +23,24 @@ RESULTS_DIR = PROJECT_ROOT / "bench-out"
 MRR_DEPTH = 10
 
 
-@lru_cache(maxsize=1)
-def _t2s():
-    import opencc
-
-    return opencc.OpenCC("t2s")
-
-
 def eval_norm(text: str) -> str:
-    """The eval README's matching normalization, on purpose NOT qa.normalize (so figures stay honest).
-
-    Drop whitespace, punctuation and private-use characters, OpenCC t2s, fold 於 to 于.
-    """
-    kept = "".join(
-        ch for ch in text if not (ch.isspace() or unicodedata.category(ch)[0] in "PZ" or unicodedata.category(ch) == "Co")
-    )
-    return _t2s().convert(kept).replace("於", "于")
+    """The eval README's matching normalization: :func:`qa.evaluate.match_norm` (not qa.normalize)."""
+    return match_norm(text)
 
 
-def load_questions(path: Path | str = DEV_QUESTIONS) -> list[dict[str, Any]]:
-    """Questions in the dev-set JSONL format."""
-    rows = []
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            if line.strip():
-                rows.append(json.loads(line))
-    return rows
+def load_questions(path: Path | str = DEV_QUESTIONS) -> list[Question]:
+    """Questions in the dev-set format, read by :func:`qa.evaluate.read_questions`."""
+    return read_questions(path)
 
 
-def gold_entries(q: dict[str, Any]) -> list[tuple[str, str, str]]:
-    """(source_file, normalized jing, normalized evidence) for the main gold and every `also` entry."""
-    entries = [q, *q.get("also", ())]
-    return [(e["source_file"], eval_norm(e["jing"]), eval_norm(e.get("evidence", ""))) for e in entries]
+def unit_is_correct(unit: Any, q: Question) -> bool:
+    """The eval rule for a lemma unit (:meth:`qa.evaluate.Gold.matches`), for the main gold and every ``also``."""
+    return any(g.matches(unit) for g in q.gold)
 
 
-def unit_is_correct(unit: Any, q: dict[str, Any]) -> bool:
-    """README rule for a lemma unit: gold file, gold 經 span inside its 經, evidence inside its whole text."""
-    jing = eval_norm(unit.jing)
-    full = eval_norm(unit.full_text)
-    return any(src == unit.source and j in jing and ev in full for src, j, ev in gold_entries(q))
-
-
-def chunk_is_hit(source: str, chunk_norm: str, q: dict[str, Any]) -> bool:
-    """A fixed-size chunk is a hit when it comes from the gold file and contains the normalized gold 經 span."""
-    return any(src == source and j in chunk_norm for src, j, _ in gold_entries(q))
+def chunk_is_hit(source: str, chunk_text: str, q: Question) -> bool:
+    """The eval rule for a fixed-size chunk (:meth:`qa.evaluate.Gold.matches_chunk`)."""
+    return any(g.matches_chunk(source, chunk_text) for g in q.gold)
 
 
 def first_rank(flags: Iterable[bool]) -> int | None:

@@ -125,9 +125,9 @@ def char_grams(text: str) -> list[str]:
     return chars + [a + b for a, b in zip(chars, chars[1:])]
 
 
-def score(pipeline, chunks: Sequence[Chunk], questions: Sequence[dict], k: int = 10) -> dict[str, float]:
-    results = pipeline.batch_search([q["question"] for q in questions], k)
-    ranks = [first_rank(chunk_is_hit(chunks[i].source, chunks[i].norm, q) for i in ids) for q, ids in zip(questions, results)]
+def score(pipeline, chunks: Sequence[Chunk], questions: Sequence[Question], k: int = 10) -> dict[str, float]:
+    results = pipeline.batch_search([q.question for q in questions], k)
+    ranks = [first_rank(chunk_is_hit(chunks[i].source, chunks[i].text, q) for i in ids) for q, ids in zip(questions, results)]
     return rank_metrics(ranks)
 
 

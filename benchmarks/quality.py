@@ -57,11 +57,11 @@ def naive_rows(questions: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]
     chunks = make_chunks()
     rows = []
     for pipe in (NaiveDense(chunks), NaiveBM25(chunks, "default"), NaiveBM25(chunks, "chars")):
-        results = pipe.batch_search([q["question"] for q in questions], 10)
-        ranks = [first_rank(chunk_is_hit(chunks[i].source, chunks[i].norm, q) for i in ids) for q, ids in zip(questions, results)]
+        results = pipe.batch_search([q.question for q in questions], 10)
+        ranks = [first_rank(chunk_is_hit(chunks[i].source, chunks[i].text, q) for i in ids) for q, ids in zip(questions, results)]
         m = rank_metrics(ranks)
-        en = [r for q, r in zip(questions, ranks) if q["lang"] == "en"]
-        zh = [r for q, r in zip(questions, ranks) if q["lang"] != "en"]
+        en = [r for q, r in zip(questions, ranks) if q.lang == "en"]
+        zh = [r for q, r in zip(questions, ranks) if q.lang != "en"]
         rows.append({"pipeline": pipe.name, **m, "hit@5 en": rank_metrics(en)["hit@5"] if en else float("nan"),
                      "hit@5 zh": rank_metrics(zh)["hit@5"] if zh else float("nan"), "evidence_in_answer": float("nan")})
     return rows, {"chunks": len(chunks)}

@@ -129,7 +129,7 @@ def child(n_units: int, args: argparse.Namespace) -> dict[str, Any]:
     base = real_units()
     base_passages = make_passages(base)
     ratio = len(base_passages) / len(base)
-    questions = [q["question"] for q in load_questions(args.questions)]
+    questions = [q.question for q in load_questions(args.questions)]
     tmp = Path(tempfile.mkdtemp(prefix="yili-scale-"))
     try:
         passages: Sequence = ()

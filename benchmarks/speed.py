@@ -140,7 +140,7 @@ def child_yili_serve(index_dir: Path, questions: list[str], batch_size: int) -> 
     batch = _repeat(questions, batch_size)
     rows = [InputRow(i, str(i + 1), q, None) for i, q in enumerate(batch)]
     with Timer() as t:
-        out = list(answer_rows(r, rows, k=r.settings.k, locate=service.locate))
+        out = list(answer_rows(r, rows, k=r.settings.k))
     assert len(out) == len(batch)
     return {
         "retrieval": latency_summary(retrieval), "ask": latency_summary(ask),
@@ -268,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--child", choices=sorted(CHILDREN), help=argparse.SUPPRESS)
     ap.add_argument("--index-dir", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    questions = [q["question"] for q in load_questions(args.questions)]
+    questions = [q.question for q in load_questions(args.questions)]
     if args.child:
         import logging
 

@@ -87,6 +87,11 @@ class Gold:
         whole = match_norm(unit.jing + unit.zhu + unit.shu_text + unit.xiyi)
         return match_norm(self.evidence) in whole
 
+    def matches_chunk(self, source: str, text: str) -> bool:
+        """For baselines that return fixed-size chunks, not lemma units: a chunk of the gold file
+        holding the gold 經 span counts (the closest a chunk can come to the unit rule)."""
+        return source == self.source_file and match_norm(self.jing) in match_norm(text)
+
 
 @dataclass(frozen=True, slots=True)
 class Question:
