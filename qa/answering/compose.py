@@ -96,26 +96,8 @@ class Answer:
             "found": self.found,
             "citations": [e.to_dict() for e in self.evidence],
             "error": None,
-            "hits": [hit_to_dict(h) for h in self.hits],
+            "hits": [h.to_dict() for h in self.hits],
         }
-
-
-def hit_to_dict(hit: "Hit") -> dict[str, Any]:
-    """A hit as the flat object batch rows carry (疏 parts joined in order)."""
-    u = hit.unit
-    return {
-        "id": u.id,
-        "source": u.source,
-        "lines": list(u.lines),
-        "rite": u.rite,
-        "work": u.work,
-        "jing": u.jing,
-        "zhu": u.zhu,
-        "shu": u.shu_text,
-        "xiyi": u.xiyi,
-        "score": round(float(hit.score), 6),
-        "low_confidence": bool(hit.low_confidence),
-    }
 
 
 def error_row(id: str | None, question: str | None, error: str) -> dict[str, Any]:
@@ -240,7 +222,6 @@ __all__ = [
     "compose_answer",
     "error_row",
     "grounded_clauses",
-    "hit_to_dict",
     "not_found_text",
     "query_terms",
     "select_sentences",

@@ -56,14 +56,21 @@ class Hit:
     low_confidence: bool
 
     def to_dict(self) -> dict[str, Any]:
+        """The one serialization of a hit (batch rows, the API, adapters): the unit's fields flat,
+        its 疏 parts joined in order, the score and the confidence flag."""
+        u = self.unit
         return {
-            "unit": self.unit.to_dict(),
-            "citation": self.unit.citation(),
-            "score": self.score,
-            "low_confidence": self.low_confidence,
-            "passages": [
-                {"layer": p.layer, "part": p.part, "text": p.text, "score": p.score, "via": p.via} for p in self.passages
-            ],
+            "id": u.id,
+            "source": u.source,
+            "lines": list(u.lines),
+            "rite": u.rite,
+            "work": u.work,
+            "jing": u.jing,
+            "zhu": u.zhu,
+            "shu": u.shu_text,
+            "xiyi": u.xiyi,
+            "score": round(float(self.score), 6),
+            "low_confidence": bool(self.low_confidence),
         }
 
 
