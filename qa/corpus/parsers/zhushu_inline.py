@@ -4,8 +4,9 @@ Format: a 經注 line (the 經 text, then 鄭注, no mark between them), optiona
 by a 疏 line ``[疏]“X”至“Y”。注“A”至“B”。釋曰：…``. The 疏 header marks the split:
 the 經 starts with X and ends with Y, the 注 starts with A. A 疏 may hold several parts,
 each opened by a header: ``注“A”至“B”。`` in mid-line (before its 釋曰) starts the part
-on the 注; a 注 header straight after the 經 header (no 釋曰 between) belongs to the same
-part, whose 釋曰 answers both. Quotes are matched ignoring punctuation and script.
+on the 注; a 注 header straight after the 經 header (no 釋曰 between) opens a part of its
+own, which holds the 釋曰, while the 經 header's part has empty text: the rule of 001 and
+003, where a 釋曰 under a 注 header is on the 注 (so ``on`` means the same in every parser). Quotes are matched ignoring punctuation and script.
 
 Where no header marks the split (no 疏 line, or a header that does not fit its line), the
 boundary is inferred: the line is cut into sentences (at 。！？) and the 經 is the
@@ -80,7 +81,13 @@ def _split_shu(line_no: int, text: str) -> list[_Part]:
     on = "經"
     if quote is None and head.group(3) is not None:  # [疏]注“A”至“B”: a 疏 on the 注 only
         on, (quote, x, y) = "注", _quote(head, 3)
-    heads = [(0, head.end(), on, quote, x, y)]
+    if quote is not None and head.group(3) is not None:
+        # [疏]“X”至“Y”。注“A”至“B”。釋曰…: two headers, then one 釋曰. As in 001 and 003, the 經
+        # header stands alone (empty text) and the 釋曰 is the part on the 注, the header read last.
+        zhu_at = text.rindex("注", 0, head.start(3))
+        heads = [(0, zhu_at, on, quote, x, y), (zhu_at, head.end(), "注", *_quote(head, 3))]
+    else:
+        heads = [(0, head.end(), on, quote, x, y)]
     for m in _ZHU_HEAD.finditer(text, head.end()):
         heads.append((m.start(), m.end(), "注", *_quote(m, 1)))
     parts = []
