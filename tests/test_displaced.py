@@ -101,3 +101,41 @@ def test_rule_needs_the_shu_own_text_and_a_trained_model(model):
 
 def test_sentences_are_cut_outside_quotes():
     assert sentence_ends("甲。云「乙。丙」者。丁") == [2, 10, 11]
+
+
+# ---- the rule inside each 注疏 parser, on small hand-made files -----------------------------
+
+LINES_003 = """主人坐取爵，實之賓之席前，西北面獻賓。
+獻，進也，進酒於賓。
+疏「主人」至「獻賓」。○注「獻進」至「於賓」。○釋曰︰云「西北面」者，將就席受，故西北面向其席故也。賓西階上拜，主人少退。少退，少辟。
+賓進受爵，以復位。主人阼階上拜送爵，賓少退。
+復位，復西階上位。
+疏「賓進」至「少退」。○釋曰︰云「賓進」者，故賓進，將於席前受之故也。
+薦脯醢。
+薦，進也。進之者，主人有司。
+賓升席，自西方。
+升由下也，升必中席。
+"""
+
+PAREN_001 = """主人坐取爵，實之賓之席前，西北面獻賓。（獻，進也，進酒於賓。）
+[疏]“主人”至“獻賓”。
+注“獻進”至“於賓”。
+釋曰：云“西北面”者，將就席受，故西北面向其席故也。賓西階上拜，主人少退。少退，少辟。
+賓進受爵，以復位。主人阼階上拜送爵，賓少退。（復位，復西階上位。）
+[疏]“賓進”至“少退”。釋曰：云“賓進”者，故賓進，將於席前受之故也。
+薦脯醢。（薦，進也。進之者，主人有司。）
+賓升席，自西方。（升由下也，升必中席。）
+"""
+
+
+@pytest.mark.parametrize(("parser", "text", "line"), [("zhushu_lines", LINES_003, 3), ("zhushu_paren", PAREN_001, 4)])
+def test_each_zhushu_parser_recovers_a_displaced_step(corpus, parser, text, line):
+    seed = next(f for f in corpus.files if f.parser == parser)
+    parsed = PARSERS[parser](seed, text)
+    assert lossless_problems(parsed, text) == ()
+    ids = [u.id.rsplit(".", 1)[-1] for u in parsed.units]
+    assert ids[:3] == [f"{seed.part}001", f"{seed.part}001a", f"{seed.part}002"]
+    rec = parsed.units[1]
+    assert (rec.jing, rec.zhu, rec.boundary, rec.lines) == ("賓西階上拜，主人少退。", "少退，少辟。", "recovered", (line, line))
+    assert parsed.units[0].shu[-1].text.endswith("故西北面向其席故也。")
+    assert [w.line for w in parsed.warnings if "displaced" in w.message] == [line]

@@ -9,9 +9,9 @@ part of every unit, i.e. the text right before the next 經 in file order):
 * cut the 疏 text into sentences at 。 outside quotation brackets;
 * the last sentence Z is a 鄭注 gloss: short (≤ ``MAX_GLOSS`` characters, matching form),
   shaped 「A，B。」 with the glossed term A found in the sentence before it;
-* that sentence J reads as 經: its mean per-character log-odds under the file's own
-  經/注 character model (:class:`.charmodel.CharModel`) is above ``MIN_JING_ODDS``,
-  it holds no quotation brackets (a 疏 quoting the 經 uses 「」 and 云…者), and it is
+* that sentence J reads as 經: under the file's own 經/注 character model
+  (:class:`.charmodel.CharModel`) its mean per-character log-odds is above
+  ``MIN_JING_ODDS`` (it reads more as 經 than as 注); it holds no quotation brackets (a 疏 quoting the 經 uses 「」 and 云…者), and it is
   not part of the 經 the 疏 belongs to (a 疏 restating its own 經 is not displaced);
 * the 疏 keeps at least one sentence of its own before J.
 
@@ -28,8 +28,8 @@ from .charmodel import CharModel
 
 #: The longest 注 gloss (matching-form characters) taken for a displaced 注.
 MAX_GLOSS = 14
-#: J must read as 經 by at least this mean log-odds per character.
-MIN_JING_ODDS = 0.5
+#: J must read as 經 rather than 注: mean log-odds per character above this (the class boundary).
+MIN_JING_ODDS = 0.0
 _OPEN, _CLOSE = "「“『‘", "」”』’"
 
 
