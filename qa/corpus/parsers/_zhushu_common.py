@@ -13,6 +13,10 @@ pending 經 does and the 經 from there to the last ends with Y, those 經 (and 
 become one unit; otherwise the 疏 goes on the last 經 alone. One-ended quotes 「X」
 (often a mere abbreviation of the 經's start) never merge. Every quote, on 經 or on
 注, is checked against its unit after normalization; a mismatch is a warning.
+
+A 經 sentence and its 注 gloss displaced to the end of a unit's last 疏 (:mod:`.displaced`,
+003:84) become a unit of their own right after it: the previous id plus a letter
+(``zhushu.xiangyin.029a``), so no other id moves; boundary "recovered"; a warning.
 """
 
 from __future__ import annotations

@@ -11,8 +11,9 @@ part of every unit, i.e. the text right before the next 經 in file order):
   shaped 「A，B。」 with the glossed term A found in the sentence before it;
 * that sentence J reads as 經: under the file's own 經/注 character model
   (:class:`.charmodel.CharModel`) its mean per-character log-odds is above
-  ``MIN_JING_ODDS`` (it reads more as 經 than as 注); it holds no quotation brackets (a 疏 quoting the 經 uses 「」 and 云…者), and it is
-  not part of the 經 the 疏 belongs to (a 疏 restating its own 經 is not displaced);
+  ``MIN_JING_ODDS`` (it reads more as 經 than as 注); it holds no quotation brackets
+  (a 疏 quoting the 經 uses 「」 and 云…者); and it is not part of the 經 the 疏
+  belongs to (a 疏 restating its own 經 is not displaced);
 * the 疏 keeps at least one sentence of its own before J.
 
 Nothing is moved or altered: the parser gives J and Z a unit of their own (boundary
