@@ -17,7 +17,7 @@ MINI = str(ROOT / "tests" / "data" / "mini")
 def test_json_prints_one_object_per_unit(capsys):
     assert main(["--seeds-dir", SEEDS, "units", "--json"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 296
+    assert len(lines) == 297
     keys = {f.name for f in fields(LemmaUnit)}
     units = [json.loads(line) for line in lines]
     assert all(set(u) == keys for u in units)
@@ -36,7 +36,7 @@ def test_json_prefix_filter(capsys):
 def test_stats(capsys):
     assert main(["--seeds-dir", SEEDS, "units", "--stats"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("units: 296 from 4 files")
+    assert out.startswith("units: 297 from 4 files")
     assert "000_cb0ccdf07e5071ea.txt (仪礼析疑 燕禮): 84 units; 經 74 記 10;" in out
     assert "002_3cbadc02700f2718.txt (儀禮注疏 燕禮): 17 units; 經 17;" in out
     assert "by section: 經 " in out and "by layer (units with text): jing " in out

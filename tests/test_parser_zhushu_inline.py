@@ -40,11 +40,29 @@ def test_first_unit_split_by_header(real):
     assert u.zhu.startswith("言兼卷，則每卿異席也。")
     assert u.zhu.endswith("席自房來。")
     assert u.boundary == "marked"
-    assert len(u.shu) == 1
-    part = u.shu[0]
-    assert part.on == "經" and part.quote == "“司宮”至“東上”"
-    assert part.header == "[疏]“司宮”至“東上”。注“言兼”至“房來”。"
-    assert part.text.startswith("釋曰：此經設三卿之席")
+    # two headers then one 釋曰: the 經 header stands alone, the 釋曰 is on the 注 (as in 001 and 003)
+    jing_part, zhu_part = u.shu
+    assert (jing_part.on, jing_part.quote, jing_part.header, jing_part.text) == (
+        "經", "“司宮”至“東上”", "[疏]“司宮”至“東上”。", ""
+    )
+    assert (zhu_part.on, zhu_part.quote, zhu_part.header) == ("注", "“言兼”至“房來”", "注“言兼”至“房來”。")
+    assert zhu_part.text.startswith("釋曰：此經設三卿之席")
+
+
+def test_shu_on_labels_mean_the_same_as_in_001_and_003(real):
+    _, parsed = real
+    units = {u.id: u for u in parsed.units}
+    # the 釋曰 of these explains only the 注; it used to be labelled 經
+    for uid in ("a002", "a005", "a006", "a009", "a013"):
+        u = units[f"zhushu.yan.{uid}"]
+        assert [(p.on, bool(p.text)) for p in u.shu] == [("經", False), ("注", True)], uid
+        assert u.shu[1].text.startswith("釋曰：雲“") or uid == "a006"
+    # the same shape, whose 釋曰 takes the 經 first, is labelled alike, as 003 labels 028
+    for uid in ("a001", "a008", "a014"):
+        assert [(p.on, bool(p.text)) for p in units[f"zhushu.yan.{uid}"].shu] == [("經", False), ("注", True)]
+    # a 疏 with one header keeps one part on the 經; a mid-text 注 header still opens a second part
+    assert [p.on for p in units["zhushu.yan.a007"].shu] == ["經"]
+    assert [(p.on, bool(p.text)) for p in units["zhushu.yan.a003"].shu] == [("經", True), ("注", True)]
 
 
 def test_mid_line_zhu_header_splits_shu(real):

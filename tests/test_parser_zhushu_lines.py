@@ -130,15 +130,17 @@ def test_quotes_fit_their_unit_except_warned_lines():
 
 def test_warnings_name_file_and_line_of_mismatched_headers():
     seed, _, parsed = real()
-    assert {w.line for w in parsed.warnings} == {120, 152, 331, 345, 500}
+    assert {w.line for w in parsed.warnings} == {84, 120, 152, 331, 345, 500}
     for w in parsed.warnings:
-        assert str(w).startswith(f"{seed.name}:{w.line}: 疏 header")
+        assert str(w).startswith(f"{seed.name}:{w.line}: 疏 header" if w.line != 84 else f"{seed.name}:84: 疏 text ends with 經")
 
 
 def test_ids_counts_and_boundaries():
     seed, _, parsed = real()
-    assert [u.id for u in parsed.units] == [f"zhushu.xiangyin.{i:03d}" for i in range(1, len(parsed.units) + 1)]
-    assert len(parsed.units) == 173
+    plain = [f"zhushu.xiangyin.{i:03d}" for i in range(1, 174)]
+    # one recovered unit (the step displaced into 疏 line 84) sits between 029 and 030; no other id moves
+    assert [u.id for u in parsed.units] == plain[:29] + ["zhushu.xiangyin.029a"] + plain[29:]
+    assert len(parsed.units) == 174
     inferred = [u for u in parsed.units if u.boundary == "inferred"]
     # units that no 疏 quotes, or whose 疏 has no quote
     assert all(not any(p.quote for p in u.shu) for u in inferred)

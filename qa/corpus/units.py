@@ -11,7 +11,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 Section = Literal["經", "記"]
-Boundary = Literal["marked", "inferred"]
+#: how the 經/注 split was found: marked by the source, inferred by a parser, or recovered:
+#: 經/注 the source displaced into another layer's line, given a unit of its own.
+Boundary = Literal["marked", "inferred", "recovered"]
 ShuOn = Literal["經", "注"]
 
 #: Layer names as they appear in citations and JSON; identifiers use pinyin.

@@ -13,6 +13,10 @@ pending 經 does and the 經 from there to the last ends with Y, those 經 (and 
 become one unit; otherwise the 疏 goes on the last 經 alone. One-ended quotes 「X」
 (often a mere abbreviation of the 經's start) never merge. Every quote, on 經 or on
 注, is checked against its unit after normalization; a mismatch is a warning.
+
+A 經 sentence and its 注 gloss displaced to the end of a unit's last 疏 (:mod:`.displaced`,
+003:84) become a unit of their own right after it: the previous id plus a letter
+(``zhushu.xiangyin.029a``), so no other id moves; boundary "recovered"; a warning.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from dataclasses import dataclass, field
 from ..catalog import SeedFile
 from ...text.normalize import normalize
 from ..units import LemmaUnit, ParsedFile, ParseWarning, ShuPart, SourceSpan, source_lines
+from .charmodel import CharModel
+from .displaced import find_displaced
 
 split_lines = source_lines  # the seed's lines, split exactly as qa.units.lossless_problems splits them
 
@@ -88,6 +94,8 @@ class Draft:
     zhu: list[Piece] = field(default_factory=list)
     shu: list[ShuDraft] = field(default_factory=list)
     marked: bool = True
+    #: 經/注 found displaced at the end of the previous unit's 疏 (see :mod:`.displaced`)
+    recovered: bool = False
 
     def layer(self, on: str) -> str:
         return joined(self.jing if on == "經" else self.zhu)
@@ -208,6 +216,31 @@ class Assembler:
                 msg += f"; it begins in the {part.on} of line {prev_line}, which keeps its own unit"
         self.warn(part.line, msg)
 
+    def _recover(self, drafts: list[Draft]) -> list[Draft]:
+        """Give displaced 經/注 at the end of a unit's last 疏 a unit of its own (:mod:`.displaced`)."""
+        model = CharModel.train((joined(d.jing) for d in drafts), (joined(d.zhu) for d in drafts if d.zhu))
+        out: list[Draft] = []
+        for d in drafts:
+            out.append(d)
+            part = d.shu[-1] if d.shu else None
+            if part is None or not part.text:
+                continue
+            last = part.text[-1]
+            found = find_displaced(last.text, model, own_jing=joined(d.jing))
+            if found is None:
+                continue
+            a, b = last.start + found.jing_start, last.start + found.zhu_start
+            jing = Piece(last.line, a, b, last.text[found.jing_start : found.zhu_start])
+            zhu = Piece(last.line, b, last.end, last.text[found.zhu_start :])
+            part.text[-1] = Piece(last.line, last.start, a, last.text[: found.jing_start])
+            out.append(Draft(jing=[jing], zhu=[zhu], marked=False, recovered=True))
+            self.warn(
+                last.line,
+                f"疏 text ends with 經 「{jing.text}」 and its 注 「{zhu.text}」 displaced into it; "
+                "given a unit of their own (recovered), the 疏 keeps the rest",
+            )
+        return out
+
     def finish(self) -> ParsedFile:
         """Close the last 疏 and build the units and their source spans."""
         self.flush()
@@ -215,11 +248,18 @@ class Assembler:
         if drafts and drafts[-1].shu and not drafts[-1].shu[-1].text:
             last = drafts[-1].shu[-1]
             self.warn(last.line, "file ends in the middle of a 疏: header with no 釋曰 text (kept)")
+        drafts = self._recover(drafts)
         units: list[LemmaUnit] = []
         spans: list[SourceSpan] = [SourceSpan(p.line, p.start, p.end) for p in self.markup if p.end > p.start]
         in_ji = False
-        for seq, d in enumerate(drafts, 1):
-            uid = self.seed.unit_id(seq)
+        seq, uid, suffix = 0, "", ""
+        for d in drafts:
+            if d.recovered:  # between two units: the previous id plus a letter, so no other id moves
+                suffix = chr(ord(suffix or "a") + (1 if suffix else 0))
+                uid = self.seed.unit_id(seq) + suffix
+            else:
+                seq, suffix = seq + 1, ""
+                uid = self.seed.unit_id(seq)
             in_ji = in_ji or bool(d.jing and _JI_START.match(joined(d.jing)))
             lines = [p.line for p in d.pieces()]
             units.append(
@@ -236,7 +276,7 @@ class Assembler:
                         ShuPart(on=p.on, quote=p.quote, text=joined(p.text), header=joined(p.header))  # type: ignore[arg-type]
                         for p in d.shu
                     ),
-                    boundary="marked" if d.marked else "inferred",
+                    boundary="recovered" if d.recovered else "marked" if d.marked else "inferred",
                 )
             )
             named = [("jing", d.jing), ("zhu", d.zhu)]

@@ -4,8 +4,9 @@ Format: a 經注 line (the 經 text, then 鄭注, no mark between them), optiona
 by a 疏 line ``[疏]“X”至“Y”。注“A”至“B”。釋曰：…``. The 疏 header marks the split:
 the 經 starts with X and ends with Y, the 注 starts with A. A 疏 may hold several parts,
 each opened by a header: ``注“A”至“B”。`` in mid-line (before its 釋曰) starts the part
-on the 注; a 注 header straight after the 經 header (no 釋曰 between) belongs to the same
-part, whose 釋曰 answers both. Quotes are matched ignoring punctuation and script.
+on the 注; a 注 header straight after the 經 header (no 釋曰 between) opens a part of its
+own, which holds the 釋曰, while the 經 header's part has empty text: the rule of 001 and
+003, where a 釋曰 under a 注 header is on the 注 (so ``on`` means the same in every parser). Quotes are matched ignoring punctuation and script.
 
 Where no header marks the split (no 疏 line, or a header that does not fit its line), the
 boundary is inferred: the line is cut into sentences (at 。！？) and the 經 is the
@@ -13,7 +14,8 @@ sentence prefix that maximizes Σ log-odds(經) of the prefix + Σ log-odds(注)
 under a character bigram model (:mod:`.charmodel`) trained on this file's header-marked
 units; a sentence opening with 今文/古文 (a 鄭注 collation note) is always 注, and the
 line's first sentence is always 經 (every 經注 line opens with 經). Such units have
-``boundary == "inferred"``. Text is never altered: 002's mis-conversions (雲 for 云,
+``boundary == "inferred"``. A 經 sentence and its 注 gloss displaced to the end of a 疏
+line (:mod:`.displaced`) get a unit of their own right after (id + "a", boundary "recovered"). Text is never altered: 002's mis-conversions (雲 for 云,
 麵 for 面, 複 for 復 …) stay as they are; matching folds them (qa.normalize).
 """
 
@@ -26,6 +28,7 @@ from ..catalog import SeedFile
 from ...text.normalize import normalize, normalize_with_map
 from ..units import LemmaUnit, ParsedFile, ParseWarning, ShuPart, SourceSpan, source_lines
 from .charmodel import CharModel
+from .displaced import find_displaced
 
 WORK_SECTION_JI = "記"
 _Q = r"[“「]([^”」]{1,40})[”」]"
@@ -80,7 +83,13 @@ def _split_shu(line_no: int, text: str) -> list[_Part]:
     on = "經"
     if quote is None and head.group(3) is not None:  # [疏]注“A”至“B”: a 疏 on the 注 only
         on, (quote, x, y) = "注", _quote(head, 3)
-    heads = [(0, head.end(), on, quote, x, y)]
+    if quote is not None and head.group(3) is not None:
+        # [疏]“X”至“Y”。注“A”至“B”。釋曰…: two headers, then one 釋曰. As in 001 and 003, the 經
+        # header stands alone (empty text) and the 釋曰 is the part on the 注, the header read last.
+        zhu_at = text.rindex("注", 0, head.start(3))
+        heads = [(0, zhu_at, on, quote, x, y), (zhu_at, head.end(), "注", *_quote(head, 3))]
+    else:
+        heads = [(0, head.end(), on, quote, x, y)]
     for m in _ZHU_HEAD.finditer(text, head.end()):
         heads.append((m.start(), m.end(), "注", *_quote(m, 1)))
     parts = []
@@ -162,6 +171,20 @@ def inferred_split(text: str, model: CharModel) -> int:
     return ends[best_k - 1]
 
 
+def _displaced(block: _Block, lines: list[str], model: CharModel, jing: str) -> tuple[int, int, int, int] | None:
+    """(line, 經 start, 注 start, end) of 經/注 displaced at the end of the block's last 疏 part
+    (:mod:`.displaced`), which is cut short to leave them out; None if there is none."""
+    if not block.parts:
+        return None
+    last = block.parts[-1]
+    start, end = last.text
+    found = find_displaced(lines[last.line - 1][start:end], model, own_jing=jing)
+    if found is None:
+        return None
+    last.text = (start, start + found.jing_start)
+    return last.line, start + found.jing_start, start + found.zhu_start, end
+
+
 def parse(seed: SeedFile, text: str) -> ParsedFile:
     """Parse a 經注-line / [疏]-line file into lemma units (see module doc)."""
     lines = source_lines(text)
@@ -212,6 +235,7 @@ def parse(seed: SeedFile, text: str) -> ParsedFile:
             for name, (s, e) in (("jing", (0, p)), ("zhu", (p, len(b.text)))):
                 if e > s:
                     spans.append(SourceSpan(b.line, s, e, uid, name))
+        displaced = _displaced(b, lines, model, b.text[:p])
         shu = []
         for k, part in enumerate(b.parts):
             line = lines[part.line - 1]
@@ -233,4 +257,20 @@ def parse(seed: SeedFile, text: str) -> ParsedFile:
                 boundary=boundary,
             )
         )
+        if displaced is not None:  # its own unit, right after: this id plus a letter, no other id moves
+            no, a, z, end = displaced
+            rid, line = uid + "a", lines[no - 1]
+            spans += [SourceSpan(no, a, z, rid, "jing"), SourceSpan(no, z, end, rid, "zhu")]
+            units.append(
+                LemmaUnit(
+                    id=rid, work=seed.work, rite=seed.rite, source=seed.name, lines=(no, no), section=section,
+                    jing=line[a:z], zhu=line[z:end], boundary="recovered",
+                )
+            )
+            warn(
+                no,
+                f"疏 text ends with 經 「{line[a:z]}」 and its 注 「{line[z:end]}」 displaced into it; "
+                "given a unit of their own (recovered), the 疏 keeps the rest",
+            )
+    warnings.sort(key=lambda w: w.line)
     return ParsedFile(source=seed.name, units=tuple(units), warnings=tuple(warnings), spans=tuple(spans))
