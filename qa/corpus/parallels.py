@@ -1,0 +1,132 @@
+"""Parallels across rites: for a unit, the corresponding step of another rite (鄉飲酒禮 主人獻賓 ↔ 燕禮 獻賓).
+
+Rites of one family are written in the same formulae: 「降席，坐奠爵，拜，告旨，執爵，興」 in the
+鄉飲酒禮 is, word for word, what the 賓 does in the 燕禮. A candidate in another rite scores by
+
+* the 經 clauses it shares with the unit (clauses cut at the 經's own punctuation, compared in
+  matching form after the 校讀 corrections, so 000's placeholder 告防 reads 告旨): each shared
+  clause of two characters or more counts its length times its rarity (log of units over the
+  units whose 經 holds it), so 告旨 weighs more than 坐奠爵;
+* the same for a clause 方苞's 析疑 note quotes (he compares rites: 「乡饮乡射之酒…燕与大射…」);
+* the stage titles (:mod:`.outline`): a share of the title bigrams both stages hold;
+* the alignment (``related``): a unit scores at least what any unit aligned with it scores, and a
+  析疑 lemma (no punctuation) is read with the clauses of the 注疏 units it is aligned with; units
+  aligned with one another are one step, listed once (the one scoring best on its own).
+
+Candidates scoring under :data:`MIN_SCORE` are no parallel. Pure: reads only the corpus given.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from ..text.normalize import normalize
+from .corrections import corrected, unit_corrections
+from .load import Corpus
+from .outline import Outline
+from .units import LemmaUnit
+
+#: A parallel needs about one rare shared clause of three characters (or a common one of six).
+MIN_SCORE = 8.0
+#: Weight of a clause found only in a 析疑 note, and of the stage-title bigram share.
+NOTE_WEIGHT = 1.0
+TITLE_WEIGHT = 6.0
+_CLAUSE = re.compile(r"[^，。；：、？！“”「」]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Parallel:
+    """A unit of another rite that corresponds to the unit asked about, and why."""
+
+    unit: str  # id of the corresponding unit
+    rite: str
+    score: float
+    shared: tuple[str, ...]  # 經 clauses both hold (matching form), longest first
+    stage: str | None  # the corresponding unit's 賈疏 stage title, if any
+
+
+def _jing(u: LemmaUnit) -> str:
+    """The 經 as the 校讀 reads it (corrections applied), source characters otherwise."""
+    fixes = [c for c in unit_corrections(u) if c.field == "jing"]
+    return corrected(u.jing, fixes) if fixes else u.jing
+
+
+def _note(u: LemmaUnit) -> str:
+    fixes = [c for c in unit_corrections(u) if c.field == "xiyi"]
+    return corrected(u.xiyi, fixes) if fixes else u.xiyi
+
+
+def clauses(jing: str) -> tuple[str, ...]:
+    """The 經's clauses in matching form, two characters or more (拜, 興 say nothing alone)."""
+    out = (normalize(m.group()) for m in _CLAUSE.finditer(jing))
+    return tuple(dict.fromkeys(c for c in out if len(c) >= 2))
+
+
+def _bigrams(text: str) -> set[str]:
+    n = normalize(text)
+    return {n[i : i + 2] for i in range(len(n) - 1)}
+
+
+def find_parallels(corpus: Corpus, outline: Outline, unit_id: str, limit: int = 3) -> tuple[Parallel, ...]:
+    """Up to ``limit`` units of other rites corresponding to unit ``unit_id``, best first (KeyError for an unknown id)."""
+    by_id = corpus.by_id()
+    unit = by_id[unit_id]
+    jing = {u.id: normalize(_jing(u)) for u in corpus.units}
+    notes = {u.id: normalize(_note(u)) for u in corpus.units if u.xiyi}
+    n = len(corpus.units)
+    df: dict[str, int] = {}
+
+    def weight(c: str) -> float:
+        if c not in df:
+            df[c] = sum(1 for t in jing.values() if c in t)
+        return len(c) * math.log(1 + n / max(df[c], 1))
+
+    def group(u: LemmaUnit) -> list[LemmaUnit]:
+        return [u, *(by_id[r] for r in u.related if r in by_id)]
+
+    mine = group(unit)
+    asked = {c for u in mine for c in clauses(_jing(u))}
+    my_jing = "|".join(jing[u.id] for u in mine)
+    my_notes = "|".join(notes.get(u.id, "") for u in mine)
+    stage = outline.stage_of(unit_id)
+    title = _bigrams(stage.title) if stage else set()
+
+    raw: dict[str, tuple[float, tuple[str, ...]]] = {}
+    for v in corpus.units:
+        if v.rite == unit.rite:
+            continue
+        # symmetric, so an unpunctuated 析疑 lemma on either side is read with the other's clauses
+        theirs = set(clauses(_jing(v)))
+        shared = {c for c in asked if c in jing[v.id]} | {c for c in theirs if c in my_jing}
+        quoted = {c for c in asked if c in notes.get(v.id, "")} | {c for c in theirs if c in my_notes}
+        quoted -= shared
+        score = sum(weight(c) for c in shared) + NOTE_WEIGHT * sum(weight(c) for c in quoted)
+        other = outline.stage_of(v.id)
+        if title and other:
+            their_title = _bigrams(other.title)
+            score += TITLE_WEIGHT * len(title & their_title) / max(len(title | their_title), 1)
+        raw[v.id] = (score, tuple(sorted(shared | quoted, key=lambda c: (-len(c), c))))
+    # the alignment: a unit is worth what any unit aligned with it is worth
+    best: dict[str, tuple[float, tuple[str, ...]]] = {}
+    for vid, (score, shared) in raw.items():
+        for rid in by_id[vid].related:
+            if rid in raw and raw[rid][0] > score:
+                score, shared = raw[rid]
+        best[vid] = (score, shared)
+    order = {u.id: i for i, u in enumerate(corpus.units)}
+    ranked = sorted((v for v in best if best[v][0] >= MIN_SCORE), key=lambda v: (-best[v][0], -raw[v][0], order[v]))
+    out: list[Parallel] = []
+    listed: set[str] = set()
+    for vid in ranked:
+        if vid in listed or len(out) == limit:
+            continue
+        listed |= {vid, *by_id[vid].related}
+        score, shared = best[vid]
+        other = outline.stage_of(vid)
+        out.append(Parallel(vid, by_id[vid].rite, round(score, 3), shared, other.title if other else None))
+    return tuple(out)
+
+
+__all__ = ["MIN_SCORE", "Parallel", "clauses", "find_parallels"]
