@@ -72,7 +72,9 @@ def layer_author(catalog_author: str, layer: str) -> str:
 
 
 def _field_spans(corpus: Corpus, unit: LemmaUnit, field: str) -> list[SourceSpan]:
-    parsed = next(p for p in corpus.parsed if p.source == unit.source)
+    parsed = next((p for p in corpus.parsed if p.source == unit.source), None)
+    if parsed is None:  # a corpus view whose seed could not be read: the unit's first line
+        return []
     return sorted((s for s in parsed.spans if s.unit == unit.id and s.field == field), key=lambda s: (s.line, s.start))
 
 

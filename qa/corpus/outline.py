@@ -130,7 +130,9 @@ def _neg(key: str) -> tuple[int, ...]:
 def _statement_line(corpus: Corpus, unit: LemmaUnit, part: int, offset: int) -> int:
     """The seed line holding character ``offset`` of 疏 part ``part``'s text."""
     name = f"shu.{part}.text"
-    parsed = next(p for p in corpus.parsed if p.source == unit.source)
+    parsed = next((p for p in corpus.parsed if p.source == unit.source), None)
+    if parsed is None:  # a corpus view whose seed could not be read: no spans
+        return unit.lines[0]
     seen = 0
     for s in sorted((s for s in parsed.spans if s.unit == unit.id and s.field == name), key=lambda s: (s.line, s.start)):
         seen += s.end - s.start
