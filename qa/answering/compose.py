@@ -42,6 +42,9 @@ class Evidence:
     source: str
     lines: tuple[int, int]  # the sentence's own line(s) when located, else the unit's span
     score: float
+    #: the citation a scholar can paste (qa.corpus.cite), e.g. 《儀禮注疏》卷八–十〈鄉飲酒禮〉「告旨」
+    #: 鄭玄注「旨，美也」（十三經注疏本，003:110）; set by the pipeline, "" where it cannot be made
+    scholarly: str = ""
 
     @property
     def label(self) -> str:
@@ -63,6 +66,7 @@ class Evidence:
             "source": self.source,
             "lines": list(self.lines),
             "citation": self.citation(),
+            "cite": self.scholarly,
         }
 
 
@@ -81,6 +85,14 @@ class Answer:
     #: the short 經 clauses the first answering unit matched (「告旨」 for 「賓為什麼說旨？」): the
     #: corpus's own words for what this turn was about, which a follow-up carries on
     grounded: tuple[str, ...] = ()
+    #: units of another rite corresponding to the first answering unit (qa.corpus.parallels); for a
+    #: compare question (「兩禮的獻賓有何不同？」) the two sides, one unit per rite
+    parallels: tuple[str, ...] = ()
+    #: the key (statement unit id) of the 賈疏 stage a sequence answer is about (qa.answering.sequence)
+    stage: str | None = None
+    #: for an answer the corpus does not hold: what the corpus covers, in the answer's language
+    #: (the first line of Retriever.coverage_statement), for a link to the full statement
+    coverage: str = ""
 
     @property
     def as_history(self) -> str:
@@ -98,6 +110,32 @@ class Answer:
             "error": None,
             "hits": [h.to_dict() for h in self.hits],
         }
+
+    def _lines(self) -> list[tuple[str, Evidence | None]]:
+        """The answer text's lines, each with the evidence it cites (None for a lead or notice line)."""
+        cited = {f"{e.text}〔{e.citation()}〕": e for e in self.evidence}
+        return [(line, cited.get(line)) for line in self.text.split("\n") if line.strip()]
+
+    def to_plain(self) -> str:
+        """The answer as plain text with scholarly citations, for a copy button or a report."""
+        out = []
+        for line, e in self._lines():
+            out.append(f"{e.text}（{e.scholarly}）" if e is not None and e.scholarly else line)
+        if not self.found and self.coverage:
+            out.append(self.coverage)
+        return "\n".join(out)
+
+    def to_markdown(self) -> str:
+        """The answer as Markdown: the question as a heading, each cited sentence quoted with its scholarly citation."""
+        out = [f"### {self.question}", ""]
+        for line, e in self._lines():
+            if e is None:
+                out += [line, ""]
+            else:
+                out += [f"> {e.text}", f"> —— {e.scholarly or e.citation()}", ""]
+        if not self.found and self.coverage:
+            out += [f"*{self.coverage}*", ""]
+        return "\n".join(out).rstrip() + "\n"
 
 
 def error_row(id: str | None, question: str | None, error: str) -> dict[str, Any]:
