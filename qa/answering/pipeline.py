@@ -18,6 +18,10 @@ from ..retrieval.retriever import HybridRetriever
 from .compose import Answer, SourceLines, compose_answer
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..corpus.context import CorpusContext
+    from ..corpus.coverage import Coverage
+    from ..corpus.units import LemmaUnit
+    from ..corpus.outline import Outline, Stage
     from ..indexing.store import IndexData
     from ..settings import Settings
 
@@ -55,6 +59,7 @@ class Retriever(HybridRetriever):
         super().__init__(data, settings)
         self._locate: SourceLines | None = None
         self._locate_tried = False
+        self._context: "CorpusContext | None" = None
 
     @property
     def locate(self) -> SourceLines | None:
@@ -66,6 +71,43 @@ class Retriever(HybridRetriever):
             except QAError as exc:
                 log.warning("cannot read the seed files for line citations (%s); citing units by their span", exc)
         return self._locate
+
+    # ------------------------------------------------------------ the corpus around the index
+
+    @property
+    def context(self) -> "CorpusContext":
+        """The corpus around the index's units (outline, coverage, reading order, citations), built on first use."""
+        if self._context is None:
+            from ..corpus.context import CorpusContext, corpus_view
+
+            self._context = CorpusContext.build(corpus_view(self.units, self.settings.seeds_dir))
+        return self._context
+
+    @property
+    def outline(self) -> "Outline":
+        """賈疏's stages of every rite (qa.corpus.outline)."""
+        return self.context.outline
+
+    @property
+    def coverage(self) -> "Coverage":
+        """What the corpus covers (qa.corpus.coverage)."""
+        return self.context.coverage
+
+    def coverage_statement(self, lang: str = "zh-Hant") -> str:
+        """What the corpus covers, said in zh-Hant or en (ValueError for another language)."""
+        return self.coverage.statement(lang)
+
+    def unit(self, unit_id: str) -> "LemmaUnit":
+        """The unit with id ``unit_id``; KeyError if there is none."""
+        return self.context.unit(unit_id)
+
+    def neighbours(self, unit_id: str) -> "tuple[LemmaUnit | None, LemmaUnit | None]":
+        """The previous and next unit of the same work and rite, for a reading view."""
+        return self.context.neighbours(unit_id)
+
+    def stage_of(self, unit_id: str) -> "Stage | None":
+        """The finest 賈疏 stage holding the unit, or None."""
+        return self.context.stage_of(unit_id)
 
     def analyze(self, question: str, history: Sequence[HistoryItem] = ()) -> Query:
         """The question analysed in the light of the last ``settings.history_turns`` turns."""
@@ -91,8 +133,32 @@ class Retriever(HybridRetriever):
         return tuple(texts)
 
     def _answer(self, question: str, k: int, history: Sequence[HistoryItem]) -> Answer:
+        from .companion import structural_answer
+
         query = analyze(question, max_chars=self.settings.max_query_chars, history=self._history_texts(history))
-        return compose_answer(query, self.search(query, k), locate=self.locate)
+        answer = structural_answer(
+            query, self.context, k=k, search=self.search, previous=lambda: self._previous(history), locate=self.locate
+        )
+        return self._enrich(answer or compose_answer(query, self.search(query, k), locate=self.locate))
+
+    def _previous(self, history: Sequence[HistoryItem]) -> Answer | None:
+        """The answer the last turn got (answered again when the turn is a bare question)."""
+        for i in range(len(history) - 1, -1, -1):
+            turn = history[i]
+            if isinstance(turn, Answer):
+                return turn
+            if isinstance(turn, str) and turn.strip():
+                try:
+                    return self._answer(turn, self.settings.k, history[:i])
+                except QueryError:
+                    return None
+        return None
+
+    def _enrich(self, answer: Answer) -> Answer:
+        """Scholarly citations, parallels and the coverage line (qa.answering.companion)."""
+        from .companion import enrich
+
+        return enrich(answer, self.context, lambda lang: self.coverage_statement(lang).split("\n", 1)[0])
 
     def ask(self, question: str, *, k: int | None = None, history: Sequence[HistoryItem] = ()) -> Answer:
         """Answer one question (a follow-up of ``history``, oldest first). QueryError for a bad question or k."""
@@ -110,10 +176,17 @@ class Retriever(HybridRetriever):
                 queries[i] = analyze(question, max_chars=self.settings.max_query_chars)
             except QAError as exc:
                 out[i] = exc
+        from .companion import structural_answer
+
+        for i, query in list(queries.items()):
+            answer = structural_answer(query, self.context, k=k, search=self.search, locate=self.locate)
+            if answer is not None:
+                out[i] = self._enrich(answer)
+                del queries[i]
         if queries:
             results = self.batch_search(list(queries.values()), k)
             for (i, query), hits in zip(queries.items(), results):
-                out[i] = compose_answer(query, hits, locate=self.locate)
+                out[i] = self._enrich(compose_answer(query, hits, locate=self.locate))
         return [a for a in out if a is not None]
 
 
