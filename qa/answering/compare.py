@@ -24,6 +24,7 @@ _R = "\ue000"  # stands for each character of a rite name in the question's matc
 _N = f"{_R}+"  # a rite name
 _BOTH = rf"(?:两礼|二礼|两者|二者|两篇|{_N}(?:和|与|跟|及|同|或){_N})"
 _DIFFER = r"(?:有何|有什么|有甚么|有哪些|何|的|之)?(?:不同|异同|区别|差别|差异|分别|相异|之异|有异)(?:何在|在哪里|在哪|是什么|为何)?(?:呢|乎|也)?"
+_NO_STEP = re.compile(r"(?:有|何|有何|有什么|的|之|在|中)+")  # 「兩禮有何不同」 names no step
 _ZH = (
     re.compile(rf"^(?:请问)?{_BOTH}(?:的|之|中|里|间|之间)?(?P<x>.+?){_DIFFER}$"),
     re.compile(rf"^(?P<x>.+?)(?:在|于)?{_BOTH}(?:的|之|中|里|间|之间)?{_DIFFER}$"),
@@ -54,7 +55,7 @@ def parse_compare(question: str) -> str | None:
     masked = _mask_rites(norm)
     for pattern in _ZH:
         m = pattern.match(masked)
-        if m and m.group("x").strip() and _R not in m.group("x"):
+        if m and m.group("x").strip() and _R not in m.group("x") and not _NO_STEP.fullmatch(m.group("x")):
             start, end = m.start("x"), m.end("x") - 1
             return question[where[start] : where[end] + 1].strip() or None
     # English: on the question as typed (matching form drops the spaces around CJK), lower case,
