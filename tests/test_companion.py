@@ -58,3 +58,9 @@ def test_batch_answers_like_ask(real_retriever):
     assert all(isinstance(a, Answer) for a in batch)
     assert [a.to_dict() for a in batch] == [real_retriever.ask(q).to_dict() for q in questions]
     assert batch[0].stage == real_retriever.ask("合樂之後呢？").stage
+
+
+def test_the_lead_is_what_a_renderer_listing_evidence_would_miss(real_retriever):
+    assert real_retriever.ask("賓為什麼說旨？").lead == ""
+    assert real_retriever.ask("兩禮的獻賓有何不同？").lead == "「獻賓」，兩禮對照：先鄉飲酒禮，後燕禮。"
+    assert real_retriever.ask("今天天氣如何").lead == ""  # its text is the notice itself

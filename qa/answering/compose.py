@@ -116,6 +116,12 @@ class Answer:
         cited = {f"{e.text}〔{e.citation()}〕": e for e in self.evidence}
         return [(line, cited.get(line)) for line in self.text.split("\n") if line.strip()]
 
+    @property
+    def lead(self) -> str:
+        """The text's lines that cite nothing (a sequence answer's 「…之後，賈疏所分下一節為…」, a
+        compare answer's heading), for a renderer that lists the evidence itself; "" for most answers."""
+        return "\n".join(line for line, e in self._lines() if e is None) if self.found else ""
+
     def to_plain(self) -> str:
         """The answer as plain text with scholarly citations, for a copy button or a report."""
         out = []
