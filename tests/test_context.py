@@ -93,3 +93,9 @@ def test_retriever_exposes_the_context(real_retriever):
         r.coverage_statement("fr")
     with pytest.raises(KeyError):
         r.unit("nope")
+
+
+def test_stage_units_run_in_reading_order_across_files(ctx):
+    music = ctx.outline.stage(XY + "076")
+    assert ctx.stage_units(music) == tuple(f"{XY}{i:03d}" for i in range(76, 92))
+    assert ctx.stage_units(ctx.outline.stage("zhushu.yan.a016")) == ("zhushu.yan.a016", "zhushu.yan.a017")

@@ -137,20 +137,9 @@ def _stages(ctx: CorpusContext, term: str, rites: tuple[str, ...]) -> Stage | No
     w = normalize(term)
 
     def mentions(s: Stage) -> int:
-        return sum(normalize(ctx.unit(u).full_text).count(w) for u in stage_units(ctx, s))
+        return sum(normalize(ctx.unit(u).full_text).count(w) for u in ctx.stage_units(s))
 
     return max(found, key=lambda s: (mentions(s), -found.index(s)))
-
-
-def stage_units(ctx: CorpusContext, stage: Stage) -> tuple[str, ...]:
-    """The 注疏 units from the stage's first to its last, in reading order (nested stages included)."""
-    out = [stage.first]
-    while out[-1] != stage.last:
-        nxt = ctx.neighbours(out[-1])[1]
-        if nxt is None:
-            break
-        out.append(nxt.id)
-    return tuple(out)
 
 
 def _lead(lang: str, step: int, at: Stage, to: Stage | None, words: str = "") -> str:
@@ -195,7 +184,7 @@ def answer_sequence(
     terms = query_terms(query)
     if to is None:
         return Answer(query.text, lead, False, (), (), query.lang, terms, stage=at.key)
-    units = stage_units(ctx, to)
+    units = ctx.stage_units(to)
     hits = tuple(Hit(ctx.unit(u), 1.0 - i / (len(units) + 1), (), False) for i, u in enumerate(units[:k]))
     first = ctx.unit(to.first)
     stated = ctx.unit(to.unit)
@@ -209,4 +198,4 @@ def answer_sequence(
     return Answer(query.text, text, True, tuple(evidence), hits, query.lang, terms, grounded=(normalize(to.title),), stage=to.key)
 
 
-__all__ = ["SequenceAsk", "answer_sequence", "find_stage", "parse_sequence", "stage_units"]
+__all__ = ["SequenceAsk", "answer_sequence", "find_stage", "parse_sequence"]

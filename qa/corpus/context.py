@@ -100,6 +100,16 @@ class CorpusContext:
             stage = self.outline.stage(stage.parent) if stage.parent else None
         return tuple(reversed(path))
 
+    def stage_units(self, stage: Stage) -> tuple[str, ...]:
+        """The 注疏 units from the stage's first to its last, in reading order (nested stages included)."""
+        out = [stage.first]
+        while out[-1] != stage.last:
+            after = self._around[out[-1]][1]
+            if after is None:
+                break
+            out.append(after)
+        return tuple(out)
+
     def cite(self, unit_id: str, layer: str = "jing", sentence: str | None = None) -> Citation | None:
         """The scholarly citation (:func:`qa.corpus.cite.cite`), or None where it cannot be made."""
         try:
