@@ -1,4 +1,4 @@
-"""qa.answering.reading: stage paths, the outline to browse, a unit's reading view, 校讀 marks."""
+"""qa.answering.guide: stage paths, the outline to browse, a unit's reading view, 校讀 marks."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from qa.answering.reading import jiaodu_html, outline_entries, reading_view, stage_label
+from qa.answering.guide import jiaodu_html, outline_entries, reading_view, stage_label
 from qa.corpus.context import CorpusContext
 from qa.corpus.corrections import Correction
 from qa.corpus.load import load_corpus

@@ -1,4 +1,4 @@
-"""What a reading view shows, for any door: a unit's stage path, the outline to browse, a unit with its
+"""The reader's guide, for any door: a unit's stage path, the outline to browse, a unit with its
 neighbours and parallels, and the 校讀 (corrected reading) of a text as HTML marks.
 
 Pure functions over a :class:`qa.corpus.context.CorpusContext` (``Retriever.context``). The 校讀
