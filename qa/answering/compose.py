@@ -82,9 +82,6 @@ class Answer:
     lang: str = "zh-Hant"
     #: the question's terms (normalized), for highlighting them in the evidence
     terms: QueryTerms | None = None
-    #: the short 經 clauses the first answering unit matched (「告旨」 for 「賓為什麼說旨？」): the
-    #: corpus's own words for what this turn was about, which a follow-up carries on
-    grounded: tuple[str, ...] = ()
     #: units of another rite corresponding to the first answering unit (qa.corpus.parallels); for a
     #: compare question (「兩禮的獻賓有何不同？」) the two sides, one unit per rite
     parallels: tuple[str, ...] = ()
@@ -93,6 +90,9 @@ class Answer:
     #: for an answer the corpus does not hold: what the corpus covers, in the answer's language
     #: (the first line of Retriever.coverage_statement), for a link to the full statement
     coverage: str = ""
+    #: the short 經 clauses the first answering unit matched (「告旨」 for 「賓為什麼說旨？」): the
+    #: corpus's own words for what this turn was about, which a follow-up carries on
+    grounded: tuple[str, ...] = ()
 
     @property
     def as_history(self) -> str:
