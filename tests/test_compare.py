@@ -19,6 +19,7 @@ from qa.answering.compare import parse_compare
         ("How does the 獻賓 differ between the two rites?", "獻賓"),
         ("How does the toast differ between 鄉飲酒禮 and 燕禮?", "toast"),
         ("Compare the 旅酬 in the two rites", "旅酬"),
+        ("How does the toast differ between the district drinking ceremony and the banquet?", "toast"),
     ],
 )
 def test_compare_questions(question, step):

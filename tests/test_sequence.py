@@ -34,6 +34,10 @@ XY = "zhushu.xiangyin."
         ("What happens next?", 1, ""),
         ("the next step?", 1, ""),
         ("What came before that?", -1, ""),
+        ("燕禮作樂之後呢？", 1, "作樂"),  # the rite named is the query's rites, not part of the step
+        ("鄉飲酒禮的旅酬之後呢", 1, "旅酬"),
+        ("What happens after the 獻大夫 in the 燕禮?", 1, "獻大夫"),
+        ("what comes after the 旅酬 of the district drinking ceremony?", 1, "旅酬"),
     ],
 )
 def test_sequence_questions(question, step, target):
@@ -91,6 +95,14 @@ def test_next_section_follows_the_conversation(real_retriever):
     assert after_gaozhi.stage == XY + "040" and after_gaozhi.hits[0].unit.id == XY + "040"
     # before 立司正: the stage holding 獻笙者 and 合樂 (qa.corpus.outline.sequence)
     assert real_retriever.ask("上一節呢", history=[first]).stage == XY + "076"
+
+
+def test_yan_li_runs_from_the_middle_file_into_the_last(real_retriever):
+    after = real_retriever.ask("燕禮作樂之後呢？")
+    assert after.stage == "zhushu.yan.b005" and after.text.splitlines()[0] == "燕禮「作樂」之後，賈疏所分下一節為「獻士」。"
+    before = real_retriever.ask("獻士之前是什麼")
+    assert [h.unit.id for h in before.hits] == ["zhushu.yan.a016", "zhushu.yan.a017"]
+    assert real_retriever.ask("What happens after the 獻大夫 in the 燕禮?").stage == "zhushu.yan.a016"
 
 
 def test_without_a_step_or_a_later_stage(real_retriever):

@@ -17,6 +17,7 @@ from ..retrieval.retriever import Hit
 from ..text.lexicon import rites_table
 from ..text.normalize import normalize, normalize_with_map
 from .compose import Answer, Evidence, LineLocator, query_terms, select_sentences
+from .sequence import english_rite_names
 
 #: how many hits the search reads to find each rite's best unit
 DEPTH = 30
@@ -43,10 +44,7 @@ def _mask_rites(norm: str) -> str:
     table = rites_table()
     for name, _ in sorted(table.chinese, key=lambda t: -len(t[0])):
         norm = norm.replace(name, _R * len(name))
-    for words, _ in sorted(table.english.items(), key=lambda t: -len(t[0])):
-        phrase = r"\s+".join(map(re.escape, words))
-        norm = re.sub(rf"\b{phrase}(?:\s+(?:rite|ceremony))?\b", lambda m: _R * len(m.group()), norm)
-    return norm
+    return english_rite_names().sub(lambda m: _R * len(m.group()), norm)
 
 
 def parse_compare(question: str) -> str | None:

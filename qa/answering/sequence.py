@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from dataclasses import dataclass
 
 from ..corpus.context import CorpusContext
 from ..corpus.outline import Stage, sequence
 from ..retrieval.query import Query, analyze
 from ..retrieval.retriever import Hit
-from ..text.normalize import normalize
+from ..text.lexicon import rites_table
+from ..text.normalize import normalize, normalize_with_map
 from .compose import Answer, Evidence, LineLocator, query_terms
 
 # what a Chinese question ends with after 「X之後」: nothing, 呢, or a question word with its verb
@@ -94,8 +96,34 @@ def parse_sequence(question: str) -> SequenceAsk | None:
     return None
 
 
+@lru_cache(maxsize=1)
+def english_rite_names() -> re.Pattern[str]:
+    """English rite names as one pattern (the table's words are stems: district drink → "district drinking")."""
+    names = sorted(rites_table().english, key=lambda w: (-len(w), w))
+    alts = [r"\s+".join(rf"{re.escape(w)}\w*" for w in words) for words in names]
+    return re.compile(rf"\b(?:the\s+)?(?:{'|'.join(alts)})(?:\s+(?:rite|ritual|ceremony))?\b", re.I)
+
+
+def _without_rites(words: str) -> str:
+    """``words`` without the rite names in them (and a 的/之 after one): the rite is the query's ``rites``."""
+    norm, where = normalize_with_map(words)
+    drop: set[int] = set()
+    for name, _ in sorted(rites_table().chinese, key=lambda t: -len(t[0])):
+        at = norm.find(name)
+        while at >= 0:
+            end = at + len(name)
+            if end < len(norm) and norm[end] in "的之":
+                end += 1
+            drop |= {where[i] for i in range(at, end)}
+            at = norm.find(name, end)
+    kept = "".join(ch for i, ch in enumerate(words) if i not in drop)
+    kept = english_rite_names().sub("", kept)
+    kept = re.sub(r"(?:\s+(?:in|of|at|during)(?:\s+the)?)+\s*$", "", kept.strip(), flags=re.I)
+    return kept.strip()
+
+
 def _target(words: str, english: bool = False) -> str:
-    words = words.strip().strip(_TRIM)
+    words = _without_rites(words.strip().strip(_TRIM)) or words
     if english:
         words = _EN_ARTICLES.sub("", words)
         words = re.sub(r"\s+(?:is\s+(?:over|done|finished)|ends?)$", "", words, flags=re.I)
@@ -198,4 +226,4 @@ def answer_sequence(
     return Answer(query.text, text, True, tuple(evidence), hits, query.lang, terms, grounded=(normalize(to.title),), stage=to.key)
 
 
-__all__ = ["SequenceAsk", "answer_sequence", "find_stage", "parse_sequence"]
+__all__ = ["SequenceAsk", "answer_sequence", "english_rite_names", "find_stage", "parse_sequence"]
