@@ -15,7 +15,7 @@ from ..corpus.context import CorpusContext
 from ..retrieval.query import Query, analyze
 from ..retrieval.retriever import Hit
 from ..text.lexicon import rites_table
-from ..text.normalize import normalize, normalize_with_map
+from ..text.normalize import normalize_with_map
 from .compose import Answer, Evidence, LineLocator, query_terms, select_sentences
 from .sequence import english_rite_names
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..corpus.context import CorpusContext
 from ..corpus.outline import Stage, sequence

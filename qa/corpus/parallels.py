@@ -110,11 +110,11 @@ def find_parallels(corpus: Corpus, outline: Outline, unit_id: str, limit: int = 
         raw[v.id] = (score, tuple(sorted(shared | quoted, key=lambda c: (-len(c), c))))
     # the alignment: a unit is worth what any unit aligned with it is worth
     best: dict[str, tuple[float, tuple[str, ...]]] = {}
-    for vid, (score, shared) in raw.items():
+    for vid, own in raw.items():
         for rid in by_id[vid].related:
-            if rid in raw and raw[rid][0] > score:
-                score, shared = raw[rid]
-        best[vid] = (score, shared)
+            if rid in raw and raw[rid][0] > own[0]:
+                own = raw[rid]
+        best[vid] = own
     order = {u.id: i for i, u in enumerate(corpus.units)}
     ranked = sorted((v for v in best if best[v][0] >= MIN_SCORE), key=lambda v: (-best[v][0], -raw[v][0], order[v]))
     out: list[Parallel] = []
@@ -123,9 +123,9 @@ def find_parallels(corpus: Corpus, outline: Outline, unit_id: str, limit: int = 
         if vid in listed or len(out) == limit:
             continue
         listed |= {vid, *by_id[vid].related}
-        score, shared = best[vid]
+        score, why = best[vid]
         other = outline.stage_of(vid)
-        out.append(Parallel(vid, by_id[vid].rite, round(score, 3), shared, other.title if other else None))
+        out.append(Parallel(vid, by_id[vid].rite, round(score, 3), why, other.title if other else None))
     return tuple(out)
 
 
