@@ -36,11 +36,11 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any, Mapping
 
 import numpy as np
+
+from ..text.tables import read_table
 
 if TYPE_CHECKING:
     from ..indexing.store import IndexData
@@ -179,11 +179,9 @@ def noise_queries(seed: int = NOISE_SEED, per_kind: int = NOISE_PER_KIND) -> lis
     return out
 
 
-@lru_cache(maxsize=1)
 def offtopic_questions() -> tuple[str, ...]:
-    """The generic modern off-topic questions of ``qa/data/offtopic.tsv``."""
-    text = resources.files("qa").joinpath("data/offtopic.tsv").read_text(encoding="utf-8")
-    return tuple(line.split("\t")[0].strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+    """The generic modern off-topic questions of ``offtopic.tsv`` (data directory: qa.text.tables)."""
+    return tuple(row.fields[0] for row in read_table("offtopic.tsv"))
 
 
 def calibrate(data: "IndexData", settings: "Settings") -> dict[str, Any]:
