@@ -22,9 +22,6 @@ from typing import Callable
 
 from .tables import data_dir, per_directory, read_table
 
-#: Bump when the tables or rules change: index manifests record it and rebuild on change.
-NORMALIZER_VERSION = "1"
-
 _DROP_CATEGORIES = ("P", "S", "Z", "C")  # punctuation, symbols, separators, control/format/private-use
 
 
@@ -108,4 +105,4 @@ def normalize(text: str) -> str:
     return normalize_with_map(text)[0]
 
 
-__all__ = ["NORMALIZER_VERSION", "normalize", "normalize_with_map", "fold_char", "variant_table"]
+__all__ = ["normalize", "normalize_with_map", "fold_char", "variant_table"]
