@@ -271,6 +271,19 @@ def test_the_rebuilt_index_uses_the_edited_table(tmp_path, seeds, data_copy):
     assert not any("之" in p.norm for p in load_index(settings).passages)
 
 
+def test_a_glossary_edit_retrains_the_default_encoder(tmp_path, seeds, data_copy):
+    settings = make_settings(tmp_path / "index", seeds_dir=seeds, data_dir=data_copy, model="static-corpus")
+    before = load_index(settings, calibrate=calibrate).manifest
+    meta = settings.index_dir / "encoder" / "yili_static.json"
+    pairs = json.loads(meta.read_text())["pairs"]
+    _append(data_copy / "glossary.tsv", "honoured visitor\t賓")  # a new training pair: visitor → 經 with 賓
+    with pytest.raises(IndexStoreError, match=re.escape(f"{data_copy / 'glossary.tsv'} changed")):
+        load_index(settings, build=False, calibrate=calibrate)
+    after = load_index(settings, calibrate=calibrate).manifest
+    assert after["files"]["encoder/model.safetensors"] != before["files"]["encoder/model.safetensors"]
+    assert json.loads(meta.read_text())["pairs"] > pairs  # trained again, with the new word's pairs
+
+
 def test_the_shipped_tables_are_named_as_qa_data(built):
     m = read_manifest(built.index_dir)
     _edit_manifest(built, tables={**m["tables"], "variants.tsv": "0" * 64})
