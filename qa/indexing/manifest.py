@@ -126,7 +126,8 @@ def stale_reasons(manifest: dict[str, Any], expected: dict[str, Any]) -> list[st
         shown = ", ".join(code[:3]) + (f" and {len(code) - 3} more" if len(code) > 3 else "")
         reasons.append(f"indexing code changed ({shown})")
     if "confidence_version" in expected:
-        have = (manifest.get("confidence") or {}).get("version")
+        saved = manifest.get("confidence")
+        have = saved.get("version") if isinstance(saved, dict) else None
         if have is None:
             reasons.append("no confidence calibration")
         elif have != expected["confidence_version"]:
