@@ -48,11 +48,12 @@ def make_settings(seeds: Path, index: Path, **kw) -> Settings:
 def built(tmp_path_factory) -> tuple[Path, Path]:
     """(seeds dir, a freshly built index dir) shared read-only by the tests; each test copies the index."""
     from qa.indexing.store import build_index
+    from qa.retrieval.confidence import calibrate
 
     base = tmp_path_factory.mktemp("reliability")
     seeds = write_seeds(base / "seeds")
     index = base / "index"
-    build_index(make_settings(seeds, index))
+    build_index(make_settings(seeds, index), calibrate=calibrate)
     return seeds, index
 
 

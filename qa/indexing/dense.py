@@ -32,11 +32,18 @@ IVF_NPROBE = 32
 #: Batches smaller than this search on one OpenMP thread: FAISS's thread fan-out for a few
 #: queries costs more than it saves on a busy machine (1.3 ms vs 24 ms measured, 34k vectors).
 SINGLE_THREAD_BELOW = 16
+#: Exact search of at least this many queries at once computes the scores as one matrix product
+#: (BLAS sgemm) instead of query by query. FAISS 1.15's default (128000) keeps every batch on the
+#: per-query path; measured with ``python -m benchmarks.faiss_blas`` (benchmarks/README.md).
+#: Equal to SINGLE_THREAD_BELOW: a smaller batch runs on one thread, where the per-query path is right.
+BLAS_THRESHOLD = 16
 
 
 def _faiss():
     import faiss  # lazy: importing qa stays cheap
 
+    if faiss.cvar.distance_compute_blas_threshold != BLAS_THRESHOLD:
+        faiss.cvar.distance_compute_blas_threshold = BLAS_THRESHOLD  # process-wide, set once
     return faiss
 
 
@@ -163,4 +170,4 @@ def brute_force(vectors: np.ndarray, queries: np.ndarray, k: int) -> tuple[np.nd
     return np.take_along_axis(sims, ids, axis=1).astype(np.float32), ids.astype(np.int64)
 
 
-__all__ = ["DenseIndex", "brute_force", "ivf_nlist", "ANN_THRESHOLD", "IVF_NPROBE"]
+__all__ = ["DenseIndex", "brute_force", "ivf_nlist", "ANN_THRESHOLD", "IVF_NPROBE", "BLAS_THRESHOLD"]
