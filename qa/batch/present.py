@@ -36,7 +36,12 @@ def to_hans(text: str) -> str:
 
 def simplified_source(work: str) -> bool:
     """Whether a work's text is written in simplified characters (its title is: 仪礼析疑)."""
-    return to_hant(work) != work
+    return to_hans(work) == work
+
+
+def title(work: str) -> str:
+    """A work's title in its usual traditional form: 仪礼析疑 → 儀禮析疑; 儀禮注疏 stays as it is."""
+    return to_hant(work) if simplified_source(work) else work
 
 
 def shown(text: str, script: str, *, simplified: bool = False) -> str:
@@ -51,7 +56,7 @@ def shown(text: str, script: str, *, simplified: bool = False) -> str:
 def citation(c: Mapping[str, Any], script: str = "orig", *, detail: bool = False) -> str:
     """《work·rite》layer-author：「sentence」, plus （file:line · unit id） with ``detail``."""
     simplified = simplified_source(str(c.get("work", "")))
-    work = to_hant(str(c.get("work", "")))  # titles in their usual form: 《儀禮析疑》
+    work = title(str(c.get("work", "")))
     layer = LAYER_AUTHORS.get(str(c.get("layer", "")), str(c.get("layer", "")))
     text = f"《{work}·{c.get('rite', '')}》{layer}：「{shown(str(c.get('text', '')), script, simplified=simplified)}」"
     if script == "hans":

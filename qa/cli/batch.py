@@ -75,7 +75,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     rate = summary.written / took if took > 0 else 0.0
     print(f"qa batch: {summary.line()} → {args.output} ({took:.1f} s, {rate:.1f} questions/s)", file=sys.stderr)
     if summary.failed:
-        hint = "" if args.encoding else f" (read as {summary.encoding}; give --encoding if that is wrong)"
+        hint = f" (read as {summary.encoding}; if that is not the file's encoding, give --encoding)"
         print(f"qa batch: error: every row failed, e.g. row {summary.first_error}{hint}", file=sys.stderr)
         return 2
     return 0
