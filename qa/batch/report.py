@@ -10,7 +10,10 @@ import re
 from typing import Any
 
 from .layout import Layout, csv_text
-from .present import answer_sentences, citation, shown
+from .present import answer_sentences, citation, shown, simplified_source, title
+
+#: Nearest units shown under a question no passage answers, and how much of each 經.
+NEAREST, NEAREST_CHARS = 3, 60
 from .read import InputRow
 
 TITLE = "《儀禮》問答 · Yili QA answers"
@@ -56,6 +59,17 @@ def _hit_line(h: dict[str, Any]) -> str:
     return f"{h['id']} {h['work']}·{h['rite']} ({h['source']}:{first}–{last}, score {float(h['score']):.3f})"
 
 
+def nearest(row: dict[str, Any], layout: Layout) -> list[str]:
+    """The nearest units of a question no passage answers, as 《work·rite》經：「…」."""
+    out = []
+    for h in (row.get("hits") or [])[:NEAREST]:
+        jing = str(h.get("jing") or "")
+        jing = jing if len(jing) <= NEAREST_CHARS else jing[:NEAREST_CHARS] + "…"
+        line = f"《{title(str(h.get('work', '')))}·{h.get('rite', '')}》經：「{shown(jing, layout.script, simplified=simplified_source(str(h.get('work', ''))))}」"
+        out.append(shown(line, layout.script) if layout.script == "hans" else line)
+    return out
+
+
 def md_section(r: InputRow, row: dict[str, Any], layout: Layout) -> str:
     out = [f"## {md_escape(r.id or r.index + 1)}. {md_escape(row.get('question') or r.question or '')}", ""]
     extra = layout.extra(r)
@@ -69,6 +83,7 @@ def md_section(r: InputRow, row: dict[str, Any], layout: Layout) -> str:
         out[-1] = ""
     else:
         out += [f"*{md_escape(shown(row.get('answer') or '', layout.script))}*", ""]
+        out += [f"- {md_escape(n)}" for n in nearest(row, layout)] + ([""] if row.get("hits") else [])
     if layout.detail and row.get("hits"):
         out += [f"{k}. {md_escape(_hit_line(h))}" for k, h in enumerate(row["hits"], 1)] + [""]
     out.append(MARK.format(n=r.index))
@@ -94,6 +109,8 @@ def html_section(r: InputRow, row: dict[str, Any], layout: Layout) -> str:
             out.append(f"<blockquote>{e(text)}<cite>—— {e(_source(c, layout))}</cite></blockquote>")
     else:
         out.append(f'<p class="flag">{e(shown(row.get("answer") or "", layout.script))}</p>')
+        if row.get("hits"):
+            out.append('<ul class="nearest">' + "".join(f"<li>{e(n)}</li>" for n in nearest(row, layout)) + "</ul>")
     if layout.detail and row.get("hits"):
         out.append('<ol class="detail">' + "".join(f"<li>{e(_hit_line(h))}</li>" for h in row["hits"]) + "</ol>")
     out.append("</section>\n" + MARK.format(n=r.index))

@@ -214,7 +214,7 @@ class RowWriter:
     def flush(self) -> None:
         """Make what was written durable (the .xlsx workbook is saved)."""
         if self.fmt == ".xlsx":
-            self._book.save()
+            self._book.save(force=False)
 
     def close(self) -> None:
         if self.fmt == ".xlsx":

@@ -2,12 +2,13 @@
 a line), top unit and found, in readable widths; sheet "hits" with every hit's unit in full.
 
 A workbook cannot be appended to, so it is kept in memory and saved whole (a temporary file,
-then renamed) after each chunk; ``--resume`` reads the rows already there back first.
+then renamed) after a chunk when the last save is ``SAVE_EVERY_S`` old, and at the end; ``--resume`` reads the rows already there back first.
 """
 
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,8 @@ from .text import safe_cell
 ANSWERS, HITS = "answers", "hits"
 HIT_COLUMNS = ("id", "rank", "unit", "work", "rite", "source", "lines", "score", "low_confidence",
                "jing", "zhu", "shu", "xiyi")
+#: Seconds between saves of a growing workbook (each save rewrites it whole): a kill loses at most this.
+SAVE_EVERY_S = 5.0
 #: Excel holds at most this many characters in a cell.
 CELL_MAX = 32_767
 _WIDTH = {"question": 40, "answer": 60, "citations": 60, "top_unit": 22, "found": 8, "error": 30,
@@ -51,6 +54,7 @@ class XlsxBook:
         self.answers: list[list[Any]] = []
         self.hits: list[list[Any]] = []
         self.done: list[str] = []
+        self._saved = time.monotonic()
         if resume and path.exists() and path.stat().st_size > 0:
             self._load()
 
@@ -117,7 +121,10 @@ class XlsxBook:
                 out.append(c)
             ws.append(out)
 
-    def save(self) -> None:
+    def save(self, *, force: bool = True) -> None:
+        """Write the workbook; unless ``force``, only when the last save is ``SAVE_EVERY_S`` old."""
+        if not force and time.monotonic() - self._saved < SAVE_EVERY_S:
+            return
         import openpyxl
 
         wb = openpyxl.Workbook(write_only=True)
@@ -127,6 +134,7 @@ class XlsxBook:
         try:
             wb.save(tmp)
             os.replace(tmp, self.path)
+            self._saved = time.monotonic()
         except OSError as exc:
             raise InputFormatError(f"{self.path}: cannot write: {exc.strerror or exc}") from None
         finally:
