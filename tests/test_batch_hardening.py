@@ -34,13 +34,15 @@ def _one_line_error(err: str) -> bool:
 @pytest.mark.parametrize("suffix", FORMATS)
 def test_lone_surrogate_in_question_and_id(mini_retriever, tmp_path: Path, suffix: str, capsys):
     q = tmp_path / "q.jsonl"
-    q.write_text(json.dumps({"id": "x\ud800", "question": "賓\ud800為什麼說旨？"}) + "\n", encoding="ascii")
+    row = {"id": "x\ud800", "question": "賓\ud800為什麼說旨？", "tags": ["\udfff"], "meta": {"k\ud801": "v"}}
+    q.write_text(json.dumps(row) + "\n", encoding="ascii")
     out = tmp_path / f"a{suffix}"
     assert main([*_cli(mini_retriever.settings), "batch", str(q), "-o", str(out)]) == 0, capsys.readouterr().err
     assert "\ufffd" in out.read_bytes().decode("utf-8", "replace") or suffix == ".xlsx"
     if suffix == ".jsonl":
         row = json.loads(out.read_text(encoding="utf-8"))
         assert row["id"] == "x\ufffd" and row["question"] == "賓\ufffd為什麼說旨？" and row["error"] is None
+        assert row["input"] == {"tags": ["\ufffd"], "meta": {"k\ufffd": "v"}}
 
 
 def test_eval_json_with_a_lone_surrogate_and_an_empty_question_goes_on(mini_retriever, tmp_path: Path, capsys):

@@ -105,7 +105,14 @@ def _blank(fields: Sequence[Any]) -> bool:
 
 
 def _clean(value: Any) -> Any:
-    return valid_text(value) if isinstance(value, str) else value
+    """Text made valid Unicode, also inside JSON lists and objects; other values as they are."""
+    if isinstance(value, str):
+        return valid_text(value)
+    if isinstance(value, list):
+        return [_clean(v) for v in value]
+    if isinstance(value, dict):
+        return {_clean(str(k)): _clean(v) for k, v in value.items()}
+    return value
 
 
 def _check(index: int, id: str, question: str | None, max_chars: int, fields: tuple[Any, ...]) -> InputRow:
@@ -248,7 +255,7 @@ def read_jsonl(text: str, max_chars: int, encoding: str) -> QuestionTable:
         if obj is None:
             rows.append(InputRow(i, id, None, error, (None,) * len(names)))
             continue
-        fields = tuple(_clean(obj.get(c)) if isinstance(obj.get(c), str) else obj.get(c) for c in names)
+        fields = tuple(_clean(obj.get(c)) for c in names)
         if obj.get("id") not in (None, ""):
             id = str(obj["id"])
         question = obj.get("question")

@@ -241,6 +241,10 @@ def existing_ids(path: Path, fmt: str, layout: Layout | None = None) -> list[str
     path = Path(path)
     if not path.exists() or path.stat().st_size == 0:
         return []
+    if fmt == ".xlsx":
+        from .xlsx import XlsxBook
+
+        return XlsxBook(path, layout or Layout(), resume=True).done
     w = RowWriter.__new__(RowWriter)
     w.path, w.fmt, w.layout = path, fmt, layout or Layout()
     return w._resume()
