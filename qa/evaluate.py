@@ -124,7 +124,9 @@ def read_questions(path: Path | str) -> list[Question]:
     file:line on the first bad line."""
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8-sig").splitlines()
+        # split on newlines only: str.splitlines would also cut at U+2028, U+0085, \x1c …,
+        # which a JSON string may hold as they are
+        lines = [line.removesuffix("\r") for line in path.read_text(encoding="utf-8-sig").split("\n")]
     except FileNotFoundError:
         raise InputFormatError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:

@@ -186,3 +186,45 @@ def test_a_file_of_blank_rows_exits_non_zero(mini_retriever, tmp_path: Path, cap
     code = main([*_cli(mini_retriever.settings), "batch", str(q), "-o", str(tmp_path / "a.csv")])
     err = capsys.readouterr().err
     assert code == 2 and "no questions" in err and "2 blank rows" in err
+
+
+def test_utf16_without_bom(tmp_path: Path):
+    p = tmp_path / "q.tsv"
+    p.write_bytes("id\tquestion\r\n1\tWhy does the guest praise the wine?\r\n2\t賓為什麼說旨？\r\n".encode("utf-16-le"))
+    table = read_table(p, 2000)
+    assert table.encoding == "utf-16-le"
+    assert [r.question for r in table.rows] == ["Why does the guest praise the wine?", "賓為什麼說旨？"]
+
+
+def _files(tmp_path: Path) -> dict[str, Path]:
+    """The files the issue names, each with columns 題號, 題目, 參考答案 (and more)."""
+    header = ["題號", "題目", "參考答案", "配分"]
+    out = {}
+    out["gbk"] = tmp_path / "gbk.csv"
+    out["gbk"].write_bytes(_csv_text(["题号", "题目", "参考答案", "配分"], HANS).encode("gbk"))
+    out["big5"] = tmp_path / "big5.csv"
+    out["big5"].write_bytes(_csv_text(header, [("1", "賓為什麼說旨？", "旨，美也。", "5"), ("2", "主人為何獻賓？", "", "3")]).encode("big5"))
+    out["utf16"] = tmp_path / "unicode.txt"
+    out["utf16"].write_bytes(_csv_text(header, HANT, delimiter="\t", newline="\r\n").encode("utf-16"))
+    out["bom"] = tmp_path / "bom.csv"
+    rows = [("1", "賓為什麼\r\n說旨？", "旨，美也。", "5"), ("2", "宾为何告旨", "", "3")]
+    out["bom"].write_bytes(b"\xef\xbb\xbf" + (_csv_text(header, rows, newline="\r\n") + ",,,\r\n,,,\r\n").encode())
+    out["xlsx"] = _teacher_xlsx(tmp_path / "exam.xlsx")
+    return out
+
+
+@pytest.mark.parametrize("name", ["gbk", "big5", "utf16", "bom", "xlsx"])
+def test_every_file_people_have_keeps_its_columns_beside_the_answer(mini_retriever, tmp_path: Path, name: str):
+    import json
+
+    path = _files(tmp_path)[name]
+    table = read_table(path, 2000)
+    out = tmp_path / "a.jsonl"
+    s = run_batch(mini_retriever, path, out, k=2)
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == len(table.rows) == s.written and s.errors == 0
+    assert rows[0]["answer"] and rows[0]["hits"]
+    for r, got in zip(table.rows, rows):
+        assert got["question"].split() == r.question.split() and got["id"] == r.id  # the pipeline folds spaces
+        extra = {table.columns[i]: v for i, v in enumerate(r.fields) if i not in (table.question_column, table.id_column)}
+        assert got["input"] == extra and ("配分" in extra or "参考答案" in extra)

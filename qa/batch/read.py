@@ -83,6 +83,12 @@ def decode(data: bytes, encoding: str | None = None) -> tuple[str, str]:
             return data.decode("utf-16").removeprefix("\ufeff"), "utf-16"
         except UnicodeDecodeError:
             pass
+    if data.count(b"\x00") * 4 > len(data) > 1:  # UTF-16 without a BOM: every other byte of ASCII is NUL
+        name = "utf-16-be" if data[::2].count(0) > data[1::2].count(0) else "utf-16-le"
+        try:
+            return data.decode(name), name
+        except UnicodeDecodeError:
+            pass
     if _utf8_ok(data):
         return data.decode("utf-8"), "utf-8"
     wide = [line for line in data.split(b"\n") if any(b >= 0x80 for b in line)]
