@@ -140,8 +140,10 @@ def _find(header: Sequence[str], names: Sequence[str]) -> int | None:
     return None
 
 
-def _question_column(header: Sequence[str], wanted: str | None, what: str) -> int:
+def _question_column(header: Sequence[str], wanted: str | None, what: str, encoding: str = "") -> int:
     shown = ", ".join(str(h) for h in header) or "none"
+    if "\ufffd" in shown and encoding:
+        what = f"{what} (read as {encoding}, which its header is not: give --encoding)"
     if wanted:
         at = _find(header, [wanted])
         if at is None:
@@ -173,7 +175,7 @@ def _table(records: Sequence[Sequence[Any]], max_chars: int, what: str, question
     else:
         return QuestionTable((), (), 0, None, 0, encoding)
     header = [_clean(str(h if h is not None else "")).strip().lstrip("\ufeff") for h in header]
-    q_col = _question_column(header, question_column, what)
+    q_col = _question_column(header, question_column, what, encoding)
     id_col = _find(header, ID_HEADERS)
     rows, blank = [], 0
     for n, (i, record) in enumerate(it):

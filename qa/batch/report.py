@@ -48,10 +48,13 @@ HTML_FOOT = "</body>\n</html>\n"
 
 
 def md_escape(value: Any) -> str:
-    """Text shown as itself in Markdown: HTML escaped, Markdown punctuation backslashed, one line."""
+    """Text shown as itself in Markdown, on one line: HTML escaped, inline Markdown punctuation
+    backslashed, and a start that would open a list or a heading (「1.」「- 」「+ 」) too."""
     s = html.escape(csv_text(value), quote=False)
-    s = re.sub(r"([\\`*_{}\[\]()#+\-.!|~<>])", r"\\\1", s)
-    return " ".join(s.split())
+    s = re.sub(r"([\\`*_{}\[\]#|~!])", r"\\\1", s)
+    s = " ".join(s.split())
+    s = re.sub(r"^(\d+)([.)])", r"\1\\\2", s)
+    return "\\" + s if s[:1] in ("-", "+", ">", "=") else s
 
 
 def _hit_line(h: dict[str, Any]) -> str:
