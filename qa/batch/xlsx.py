@@ -2,7 +2,8 @@
 a line), top unit and found, in readable widths; sheet "hits" with every hit's unit in full.
 
 A workbook cannot be appended to, so it is kept in memory and saved whole (a temporary file,
-then renamed) after a chunk when the last save is ``SAVE_EVERY_S`` old, and at the end; ``--resume`` reads the rows already there back first.
+then renamed) after a chunk when the last save is old enough, and at the end (also when a
+run stops on an error); ``--resume`` reads the rows already there back first.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from .text import safe_cell
 ANSWERS, HITS = "answers", "hits"
 HIT_COLUMNS = ("id", "rank", "unit", "work", "rite", "source", "lines", "score", "low_confidence",
                "jing", "zhu", "shu", "xiyi")
-#: Seconds between saves of a growing workbook (each save rewrites it whole): a kill loses at most this.
-SAVE_EVERY_S = 5.0
+#: Seconds between saves of a growing workbook (each save rewrites it whole), and at least this many
+#: times the last save's own duration, so saving a large workbook takes at most a fifth of the run.
+SAVE_EVERY_S, SAVE_SHARE = 5.0, 4
 #: Excel holds at most this many characters in a cell.
 CELL_MAX = 32_767
 _WIDTH = {"question": 40, "answer": 60, "citations": 60, "top_unit": 22, "found": 8, "error": 30,
@@ -55,6 +57,7 @@ class XlsxBook:
         self.hits: list[list[Any]] = []
         self.done: list[str] = []
         self._saved = time.monotonic()
+        self._took = 0.0
         if resume and path.exists() and path.stat().st_size > 0:
             self._load()
 
@@ -102,8 +105,10 @@ class XlsxBook:
 
         ws = wb.create_sheet(title)
         ws.freeze_panes = "A2"
-        for i, name in enumerate(header, 1):
-            ws.column_dimensions[get_column_letter(i)].width = _WIDTH.get(name, 14)
+        question_at = self.layout.question_column + (self.layout.id_column is None) if title == ANSWERS else -1
+        for i, name in enumerate(header):
+            width = _WIDTH["question"] if i == question_at else _WIDTH.get(name, 14)
+            ws.column_dimensions[get_column_letter(i + 1)].width = width
         bold, wrap, top = Font(bold=True), Alignment(wrap_text=True, vertical="top"), Alignment(vertical="top")
         head = []
         for name in header:
@@ -111,8 +116,7 @@ class XlsxBook:
             c.font = bold
             head.append(c)
         ws.append(head)
-        wrapped = [name in _WRAP or i == self.layout.question_column + (self.layout.id_column is None)
-                   for i, name in enumerate(header)]
+        wrapped = [name in _WRAP or i == question_at for i, name in enumerate(header)]
         for values in rows:
             out = []
             for i, v in enumerate(values):
@@ -122,9 +126,10 @@ class XlsxBook:
             ws.append(out)
 
     def save(self, *, force: bool = True) -> None:
-        """Write the workbook; unless ``force``, only when the last save is ``SAVE_EVERY_S`` old."""
-        if not force and time.monotonic() - self._saved < SAVE_EVERY_S:
+        """Write the workbook; unless ``force``, only when the last save is old enough (see SAVE_EVERY_S)."""
+        if not force and time.monotonic() - self._saved < max(SAVE_EVERY_S, SAVE_SHARE * self._took):
             return
+        started = time.monotonic()
         import openpyxl
 
         wb = openpyxl.Workbook(write_only=True)
@@ -135,6 +140,7 @@ class XlsxBook:
             wb.save(tmp)
             os.replace(tmp, self.path)
             self._saved = time.monotonic()
+            self._took = self._saved - started
         except OSError as exc:
             raise InputFormatError(f"{self.path}: cannot write: {exc.strerror or exc}") from None
         finally:
