@@ -228,3 +228,11 @@ def test_every_file_people_have_keeps_its_columns_beside_the_answer(mini_retriev
         assert got["question"].split() == r.question.split() and got["id"] == r.id  # the pipeline folds spaces
         extra = {table.columns[i]: v for i, v in enumerate(r.fields) if i not in (table.question_column, table.id_column)}
         assert got["input"] == extra and ("配分" in extra or "参考答案" in extra)
+
+
+def test_extra_cells_and_repeated_headers_are_kept(tmp_path: Path):
+    p = tmp_path / "q.csv"
+    p.write_text("題目,備註,備註\n賓為什麼說旨？,a,b,c\n", encoding="utf-8")
+    table = read_table(p, 2000)
+    assert table.columns == ("題目", "備註", "備註 (2)", "column 4")
+    assert table.rows[0].fields == ("賓為什麼說旨？", "a", "b", "c")

@@ -177,8 +177,12 @@ def _table(records: Sequence[Sequence[Any]], max_chars: int, what: str, question
     header = [_clean(str(h if h is not None else "")).strip().lstrip("\ufeff") for h in header]
     q_col = _question_column(header, question_column, what, encoding)
     id_col = _find(header, ID_HEADERS)
+    data = list(it)
+    # cells past the header's last name are kept too, under made-up names
+    width = max([len(header)] + [len(r) for _, r in data if not _blank(r)])
+    header = _unique(header + [f"column {k + 1}" for k in range(len(header), width)])
     rows, blank = [], 0
-    for n, (i, record) in enumerate(it):
+    for n, (i, record) in enumerate(data):
         fields = tuple(_cell(v) for v in record)[: len(header)]
         fields += (None,) * (len(header) - len(fields))
         if _blank(fields):
@@ -192,6 +196,17 @@ def _table(records: Sequence[Sequence[Any]], max_chars: int, what: str, question
         q = fields[q_col]
         rows.append(_check(n, id, None if q is None else str(q), max_chars, fields))
     return QuestionTable(tuple(rows), tuple(header), q_col, id_col, blank, encoding)
+
+
+def _unique(names: list[str]) -> list[str]:
+    """Header names made unique ("note", "note (2)"), so no column hides another."""
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        name = name or "column"
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
+    return out
 
 
 def _undecodable(encoding: str, what: str) -> str:
