@@ -26,7 +26,7 @@ class Layout:
     detail: bool = False
 
     @classmethod
-    def of(cls, table: QuestionTable, *, script: str = "orig", detail: bool = False) -> "Layout":
+    def of(cls, table: QuestionTable, *, script: str = "orig", detail: bool = False) -> Layout:
         return cls(table.columns or ("question",), table.question_column if table.columns else 0,
                    table.id_column if table.columns else None, script, detail)
 
@@ -82,4 +82,4 @@ def csv_text(value: Any) -> str:
     return str(value)
 
 
-__all__ = ["Layout", "OUT_COLUMNS", "csv_text"]
+__all__ = ["OUT_COLUMNS", "Layout", "csv_text"]

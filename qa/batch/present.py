@@ -53,12 +53,15 @@ def shown(text: str, script: str, *, simplified: bool = False) -> str:
     return text
 
 
-def citation(c: Mapping[str, Any], script: str = "orig", *, detail: bool = False) -> str:
-    """《work·rite》layer-author：「sentence」, plus （file:line · unit id） with ``detail``."""
+def citation(c: Mapping[str, Any], script: str = "orig", *, detail: bool = False, sentence: bool = True) -> str:
+    """《work·rite》layer-author：「sentence」 (the sentence left out when it is shown just above),
+    plus （file:line · unit id） with ``detail``."""
     simplified = simplified_source(str(c.get("work", "")))
     work = title(str(c.get("work", "")))
     layer = LAYER_AUTHORS.get(str(c.get("layer", "")), str(c.get("layer", "")))
-    text = f"《{work}·{c.get('rite', '')}》{layer}：「{shown(str(c.get('text', '')), script, simplified=simplified)}」"
+    text = f"《{work}·{c.get('rite', '')}》{layer}"
+    if sentence:
+        text += f"：「{shown(str(c.get('text', '')), script, simplified=simplified)}」"
     if script == "hans":
         text = to_hans(text)
     if detail:

@@ -95,12 +95,13 @@ def md_section(r: InputRow, row: dict[str, Any], layout: Layout) -> str:
 
 def _source(c: dict[str, Any], layout: Layout) -> str:
     """The citation without the sentence (shown just above it)."""
-    whole = citation(c, layout.script, detail=layout.detail)
-    return re.sub(r"：「.*」", "", whole, count=1, flags=re.S)
+    return citation(c, layout.script, detail=layout.detail, sentence=False)
 
 
 def html_section(r: InputRow, row: dict[str, Any], layout: Layout) -> str:
-    e = lambda v: html.escape(csv_text(v))  # noqa: E731
+    def e(v: Any) -> str:
+        return html.escape(csv_text(v))
+
     out = [f"<section>\n<h2>{e(r.id or r.index + 1)}. {e(row.get('question') or r.question or '')}</h2>"]
     extra = layout.extra(r)
     if extra:

@@ -46,7 +46,7 @@ class BatchSummary:
 
 
 def answer_rows(
-    retriever: "Retriever",
+    retriever: Retriever,
     rows: Sequence[InputRow],
     *,
     k: int | None = None,
@@ -67,7 +67,7 @@ def answer_rows(
 
 
 def run_batch(
-    retriever: "Retriever",
+    retriever: Retriever,
     input_path: Path,
     output_path: Path,
     *,

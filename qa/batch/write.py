@@ -229,7 +229,7 @@ class RowWriter:
             except OSError as exc:
                 raise InputFormatError(f"{self.path}: cannot write: {exc.strerror or exc}") from None
 
-    def __enter__(self) -> "RowWriter":
+    def __enter__(self) -> RowWriter:
         return self
 
     def __exit__(self, *exc: object) -> None:
