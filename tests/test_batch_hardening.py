@@ -91,16 +91,20 @@ def test_resume_never_truncates_a_file_that_is_not_a_batch_output(mini_retriever
     assert w.read_bytes() == b"name,score\r\nalice,90\r\nbob,8"
 
 
-def test_resume_keeps_a_3mb_complete_last_row(mini_retriever, tmp_path: Path):
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl", ".md", ".html"])
+def test_resume_keeps_a_3mb_complete_last_row(mini_retriever, tmp_path: Path, suffix: str):
     q = tmp_path / "q.csv"
     q.write_text(f"id,question\n1,賓為什麼說旨？\n2,{'旨' * 3_000_000}\n3,宾为何告旨\n", encoding="utf-8")
-    out = tmp_path / "a.csv"
+    out = tmp_path / f"a{suffix}"
     first = tmp_path / "first.csv"
     first.write_text("\n".join(q.read_text(encoding="utf-8").splitlines()[:3]) + "\n", encoding="utf-8")
     run_batch(mini_retriever, first, out, k=1)
+    if suffix == ".html":  # as a kill leaves it: without the closing tags
+        out.write_bytes(out.read_bytes().removesuffix(b"</body>\n</html>\n"))
     size = out.stat().st_size
     assert size > 3_000_000
-    assert existing_ids(out, ".csv", _layout(q)) == ["1", "2"] and out.stat().st_size == size
+    want = ["0", "1"] if suffix in (".md", ".html") else ["1", "2"]
+    assert existing_ids(out, suffix, _layout(q)) == want and out.stat().st_size == size
     s = run_batch(mini_retriever, q, out, k=1, resume=True)
     assert (s.kept, s.written) == (2, 1)
 
