@@ -210,14 +210,17 @@ def test_batch_txt_one_row_per_line(retriever, tmp_path):
     lines = [_line_safe(v).encode("utf-8", "surrogatepass") for _, v in sorted(BAD.items())] + BAD_BYTES + ["賓為什麼說旨？".encode()]
     rows, out = _batch(retriever, tmp_path, "q.txt", b"\n".join(lines) + b"\n")
     got = _jsonl(out)
-    assert len(got) == len(lines) == len(rows)
+    blank = [n for n, line in enumerate(lines, 1) if not line.decode("utf-8", "replace").strip()]  # skipped and counted, never answered
+    assert len(got) == len(lines) - len(blank) == len(rows)
     assert [g["id"] for g in got] == [r.id for r in rows]
+    assert not {str(n) for n in blank} & {g["id"] for g in got}
     for g in got:
         assert g["error"] or g["answer"].strip()
         assert g["error"] is None or one_line(g["error"])
     assert got[-1]["error"] is None and got[-1]["hits"]
+    by_id = {g["id"]: g for g in got}
     for bad in range(len(lines) - 1 - len(BAD_BYTES), len(lines) - 1):
-        assert got[bad]["error"], f"undecodable line {bad + 1} was not flagged"
+        assert by_id[str(bad + 1)]["error"], f"undecodable line {bad + 1} was not flagged"
 
 
 def test_batch_jsonl_and_csv_keep_every_row(retriever, tmp_path):
@@ -244,7 +247,7 @@ def test_batch_jsonl_and_csv_keep_every_row(retriever, tmp_path):
         w.writerow([k, v.replace("\x00", "")])  # the csv module cannot carry NUL
     data = buf.getvalue().encode("utf-8", "surrogatepass") + b"raw," + BAD_BYTES[1] + b"\n"
     rows, out = _batch(retriever, tmp_path, "q.csv", data, ".csv")
-    with open(out, encoding="utf-8", newline="") as fh:
+    with open(out, encoding="utf-8-sig", newline="") as fh:
         got = list(csv.DictReader(fh))
     assert len(got) == len(rows) == len(items) + 1
     assert [g["id"] for g in got] == [k for k, _ in items] + ["raw"]

@@ -60,15 +60,28 @@ def main(argv: list[str] | None = None) -> int:
         )
         return int(modules[args.command].run(args, settings) or 0)
     except QAError as exc:
-        print(f"qa {args.command}: error: {exc}", file=sys.stderr)
+        _error(args.command, str(exc))
         return 2
-    except KeyboardInterrupt:
-        print(f"qa {args.command}: interrupted", file=sys.stderr)
-        return 130
     except BrokenPipeError:  # e.g. `qa units --json | head`: stop quietly
         # Python would flush stdout again at exit and print a second error; point it at devnull.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as exc:
+        # a full disk, an output under a file, an unreadable input: one line, never a traceback
+        where = f"{exc.filename}: " if exc.filename else ""
+        _error(args.command, f"{where}{exc.strerror or exc}")
+        return 2
+    except KeyboardInterrupt:
+        print(f"qa {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+def _error(command: str, message: str) -> None:
+    """One line on stderr; text that cannot be encoded (lone surrogates) is replaced, not raised."""
+    line = f"qa {command}: error: {' '.join(message.split())}\n"
+    enc = getattr(sys.stderr, "encoding", None) or "utf-8"
+    sys.stderr.write(line.encode(enc, "replace").decode(enc, "replace"))
+    sys.stderr.flush()
 
 
 if __name__ == "__main__":  # pragma: no cover
