@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
 
+from conftest import copy_real_seeds
 from qa.errors import QAError, QueryError
 from qa.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
-SEED_NAMES = ("001_5405e21dc12de2db.txt", "002_3cbadc02700f2718.txt")
 
 #: name → what a user (or a broken program) might send
 BAD: dict[str, str] = {
@@ -40,21 +38,10 @@ NOTHING = {"empty", "whitespace", "nul_only"}
 NOISE = {"emoji", "noise"}
 
 
-def write_seeds(directory: Path) -> Path:
-    directory.mkdir(parents=True, exist_ok=True)
-    catalog = tomllib.loads((ROOT / "seeds" / "catalog.toml").read_text(encoding="utf-8"))
-    lines = []
-    for e in (e for e in catalog["file"] if e["name"] in SEED_NAMES):
-        shutil.copy(ROOT / "seeds" / e["name"], directory / e["name"])
-        lines += ["[[file]]", *(f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in e.items()), ""]
-    (directory / "catalog.toml").write_text("\n".join(lines), encoding="utf-8")
-    return directory
-
-
 @pytest.fixture(scope="module")
 def settings(tmp_path_factory) -> Settings:
     base = tmp_path_factory.mktemp("bad-input")
-    return Settings.from_env({}, seeds_dir=write_seeds(base / "seeds"), index_dir=base / "index", model="hashing")
+    return Settings.from_env({}, seeds_dir=copy_real_seeds(base / "seeds"), index_dir=base / "index", model="hashing")
 
 
 @pytest.fixture(scope="module")

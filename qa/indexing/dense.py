@@ -15,20 +15,21 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import IndexStoreError
+from ..settings import DEFAULTS
 
 log = logging.getLogger(__name__)
 
-#: Above this many vectors the index is approximate (IVF-Flat); below it, exact.
-ANN_THRESHOLD = 50_000
+#: Above this many vectors the index is approximate (IVF-Flat); below it, exact (Settings.ann_threshold).
+ANN_THRESHOLD = DEFAULTS.ann_threshold
 #: IVF lists = IVF_NLIST_FACTOR · √n. Build cost grows with nlist (k-means and assignment are
 #: n·nlist·d), query cost with nprobe·n/nlist; at 2·√n 3.35M vectors build in ~2 min on 2 cores.
 IVF_NLIST_FACTOR = 2.0
 #: k-means wants ≥ 39 training points per list (FAISS warns below that); more buys little.
 IVF_MIN_POINTS_PER_LIST = 39
 IVF_TRAIN_POINTS_PER_LIST = 64
-#: Lists searched per query: chosen so recall@10 against exact search stays ≥ 0.95
-#: (benchmarks/README.md, 10k–1M units).
-IVF_NPROBE = 32
+#: Lists searched per query (Settings.ivf_nprobe): chosen so recall@10 against exact search
+#: stays ≥ 0.95 (benchmarks/README.md, 10k–1M units).
+IVF_NPROBE = DEFAULTS.ivf_nprobe
 #: Batches smaller than this search on one OpenMP thread: FAISS's thread fan-out for a few
 #: queries costs more than it saves on a busy machine (1.3 ms vs 24 ms measured, 34k vectors).
 SINGLE_THREAD_BELOW = 16
@@ -97,10 +98,8 @@ class DenseIndex:
 
     @property
     def kind(self) -> str:
-        """``flat`` (exact), ``ivf`` (approximate) or ``hnsw`` (approximate, indexes built before IVF)."""
-        if isinstance(self.index, _faiss().IndexIVF):
-            return "ivf"
-        return "hnsw" if hasattr(self.index, "hnsw") else "flat"
+        """``flat`` (exact) or ``ivf`` (approximate, above ``Settings.ann_threshold`` passages)."""
+        return "ivf" if isinstance(self.index, _faiss().IndexIVF) else "flat"
 
     @property
     def dim(self) -> int:
