@@ -142,8 +142,10 @@ def read_questions(path: Path | str) -> list[Question]:
             continue
         try:
             d = _valid(json.loads(line))
-        except ValueError as exc:
+        except json.JSONDecodeError as exc:
             raise InputFormatError(f"{path}:{n}: not valid JSON ({exc.msg})") from None
+        except ValueError as exc:
+            raise InputFormatError(f"{path}:{n}: not valid JSON ({exc})") from None
         if not isinstance(d, dict):
             raise InputFormatError(f"{path}:{n}: expected a JSON object")
         missing = [k for k in _REQUIRED if not isinstance(d.get(k), str) or not d.get(k)]

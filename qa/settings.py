@@ -6,7 +6,7 @@ import dataclasses
 import os
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from .errors import ConfigError
 
@@ -60,12 +60,12 @@ class Settings:
     auto_build: bool = True
 
     @classmethod
-    def from_env(cls, env: dict[str, str] | None = None, **overrides: Any) -> "Settings":
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> "Settings":
         """Defaults, then ``QA_<FIELD>`` variables (e.g. ``QA_INDEX_DIR``), then ``overrides``.
 
         ``None`` values in ``overrides`` mean "not given" (so CLI flags can pass through).
         """
-        env = os.environ if env is None else env
+        env = os.environ if env is None else env  # Mapping: os.environ or a plain dict
         values: dict[str, Any] = {}
         for f in fields(cls):
             raw = env.get(f"QA_{f.name.upper()}")

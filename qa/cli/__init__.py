@@ -7,6 +7,7 @@ import logging
 import os
 import sys
 from importlib import import_module
+from types import ModuleType
 
 from ..errors import QAError
 from ..settings import Settings
@@ -24,7 +25,7 @@ COMMANDS: dict[str, str] = {
 log = logging.getLogger("qa")
 
 
-def build_parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     parser = argparse.ArgumentParser(prog="qa", description="Yili QA: question answering over 儀禮 and its commentaries.")
     parser.add_argument("--seeds-dir", help="seed directory with catalog.toml (QA_SEEDS_DIR)")
     parser.add_argument("--index-dir", help="index directory (QA_INDEX_DIR)")
@@ -33,7 +34,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv for debug)")
     parser.add_argument("-q", "--quiet", action="store_true", help="only errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    modules: dict[str, object] = {}
+    modules: dict[str, ModuleType] = {}
     for name, module_name in COMMANDS.items():
         module = import_module(f"{__name__}.{module_name}")
         p = sub.add_parser(name, help=(module.__doc__ or "").strip().splitlines()[0])

@@ -278,13 +278,13 @@ class LexicalIndex:
             top = 1.0
         else:
             top = float(layer_weights.max())
-        total = np.bincount(self.unit_run, weights=weights, minlength=self.unit_starts.size - 1)  # sequential float64
+        total: np.ndarray = np.bincount(self.unit_run, weights=weights, minlength=self.unit_starts.size - 1)  # sequential float64
         if rites:
             unit_rite = self.rite_code[self.unit_starts[:-1]]
-            boost = np.ones(total.size)
+            boost = np.ones(total.size, dtype=np.float64)
             boost[np.isin(unit_rite, rites[1:])] = RITE_BOOST_OTHER
             boost[unit_rite == rites[0]] = RITE_BOOST
-            total *= boost
+            total = total * boost
         c = UNIT_CONTEXT_WEIGHT
         return total * ((max(1.0 - c, 0.0) + c) * top * (1.0 + 1e-4))
 
