@@ -45,8 +45,9 @@ KEPT_TURNS = 20
 #: A session's turns are forgotten this long after its last change (Gradio also drops them when
 #: the tab closes) ...
 SESSION_TTL_S = 3600
-#: ... and at most this many sessions are held (the oldest go first).
-MAX_SESSIONS = 2000
+#: ... and at most this many sessions are held (the oldest go first): Gradio keeps each session's
+#: last chat HTML (≈ 0.2 MB with the cards), so this caps that memory near 200 MB.
+MAX_SESSIONS = 1000
 
 
 @dataclass(frozen=True, slots=True)
