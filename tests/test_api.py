@@ -135,3 +135,19 @@ def test_get_on_ask_is_refused(server):
 def test_unknown_path_has_the_same_error_shape(server):
     status, reply = call(f"{server}/api/nothing")
     assert status == 404 and set(reply) == {"error"}
+
+
+def test_the_gradio_ask_endpoint_is_typed_and_takes_history_and_script(server, mini_retriever):
+    from gradio_client import Client
+
+    client = Client(f"{server}/", verbose=False, download_files=False)
+    info = client.view_api(return_format="dict", print_info=False)["named_endpoints"]["/ask"]
+    assert [p["parameter_name"] for p in info["parameters"]] == ["question", "k", "history", "script"]
+    assert next(p for p in info["parameters"] if p["parameter_name"] == "script")["type"] == {"enum": ["orig", "hant", "hans"]}
+    returns = info["returns"][0]["type"]
+    assert returns["type"] == "object" and set(returns["properties"]) == set(error_row(None, "", ""))
+    assert set(returns["properties"]["hits"]["items"]["properties"]) >= {"id", "jing", "zhu", "shu", "xiyi", "score"}
+    row = client.predict("那介呢？", 2, ["賓拜告旨"], "hans", api_name="/ask")
+    want = mini_retriever.ask("那介呢？", k=2, history=["賓拜告旨"]).to_dict()
+    assert [h["id"] for h in row["hits"]] == [h["id"] for h in want["hits"]] and row["error"] is None
+    assert client.predict("賓拜告旨", 2, api_name="/ask")["hits"]  # history and script have defaults

@@ -64,3 +64,14 @@ def test_ask_with_a_lone_surrogate_and_a_huge_question(mini_retriever):
     a.to_dict()["question"].encode("utf-8")
     big = mini_retriever.ask("告旨" * 1_000_000, k=1)  # cut before the analyzer walks it
     assert big.hits and len(big.question) == mini_retriever.settings.max_query_chars
+
+
+def test_batch_ask_bounds_raw_questions(mini_retriever, monkeypatch):
+    import qa.retrieval.query as query
+
+    seen: list[int] = []
+    clean = query.clean
+    monkeypatch.setattr(query, "clean", lambda text: (seen.append(len(text)), clean(text))[1])
+    out = mini_retriever.batch_ask(["告旨" * 1_000_000, "賓拜告旨\ud800"], k=1)
+    assert max(seen) <= raw_limit(mini_retriever.settings)
+    assert all(a.hits for a in out) and "\ud800" not in out[1].question

@@ -122,7 +122,7 @@ class Retriever(HybridRetriever):
         queries: dict[int, Query] = {}
         for i, question in enumerate(questions):
             try:
-                queries[i] = analyze(question, max_chars=self.settings.max_query_chars)
+                queries[i] = analyze(door_question(question, self.settings), max_chars=self.settings.max_query_chars)
             except QAError as exc:
                 out[i] = exc
         if queries:
