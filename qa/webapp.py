@@ -45,8 +45,9 @@ KEPT_TURNS = 20
 #: A session's turns are forgotten this long after its last change (Gradio also drops them when
 #: the tab closes) ...
 SESSION_TTL_S = 3600
-#: ... and at most this many sessions are held (the oldest go first): Gradio keeps each session's
-#: last chat HTML (≈ 0.2 MB with the cards), so this caps that memory near 200 MB.
+#: ... and at most this many sessions are held (the oldest go first). Gradio keeps a copy of each
+#: session's page config and chat: ≈ 0.15 MB after one question, ≈ 0.5 MB after 20 turns
+#: (benchmarks/soak.py), so this caps sessions near 0.5 GB.
 MAX_SESSIONS = 1000
 
 
