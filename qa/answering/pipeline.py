@@ -16,6 +16,8 @@ from ..errors import QAError, QueryError
 from ..retrieval.query import Query, analyze
 from ..retrieval.retriever import HybridRetriever
 from .compose import Answer, SourceLines, compose_answer
+from .filters import UnitFilter, check_filters, known_rites
+from .inputs import door_history, door_question
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..indexing.store import IndexData
@@ -55,6 +57,7 @@ class Retriever(HybridRetriever):
         super().__init__(data, settings)
         self._locate: SourceLines | None = None
         self._locate_tried = False
+        self.rite_names = known_rites(self.units)  # accepted rite names → rite id, for filters
 
     @property
     def locate(self) -> SourceLines | None:
@@ -90,15 +93,27 @@ class Retriever(HybridRetriever):
             earlier.append(turn)
         return tuple(texts)
 
-    def _answer(self, question: str, k: int, history: Sequence[HistoryItem]) -> Answer:
+    def _answer(self, question: str, k: int, history: Sequence[HistoryItem], only: UnitFilter | None = None) -> Answer:
         query = analyze(question, max_chars=self.settings.max_query_chars, history=self._history_texts(history))
-        return compose_answer(query, self.search(query, k), locate=self.locate)
+        if not only:
+            return compose_answer(query, self.search(query, k), locate=self.locate)
+        # No filter inside the indexes: search deeper, keep the units that pass, cut to k; all
+        # fused units when the filter is narrow (the fused list is bounded by the fusion depth).
+        hits = [h for h in self.search(query, k * 4) if only(h.unit)]
+        if len(hits) < k:
+            hits = [h for h in self.search(query, len(self.units)) if only(h.unit)]
+        return compose_answer(query, hits[:k], locate=self.locate)
 
-    def ask(self, question: str, *, k: int | None = None, history: Sequence[HistoryItem] = ()) -> Answer:
-        """Answer one question (a follow-up of ``history``, oldest first). QueryError for a bad question or k."""
+    def ask(self, question: str, *, k: int | None = None, history: Sequence[HistoryItem] = (),
+            rites: Sequence[str] = (), layers: Sequence[str] = ()) -> Answer:
+        """Answer one question (a follow-up of ``history``, oldest first), hits only from ``rites``
+        (ids or names) and units having one of ``layers`` when given. QueryError for a bad
+        question, k, rite or layer."""
         k = check_k(k, self.settings)
-        turns = list(history)[-self.settings.history_turns :] if self.settings.history_turns else []
-        return self._answer(question, k, turns)
+        only = check_filters(rites, layers, self.rite_names)
+        # bounded and valid before the analyzer walks them (qa.answering.inputs)
+        question = door_question(question, self.settings)
+        return self._answer(question, k, door_history(history, self.settings), only)
 
     def batch_ask(self, questions: Sequence[str], *, k: int | None = None) -> list[Answer | QAError]:
         """Answer many independent questions, searched together; a bad question gives its QAError in place."""
@@ -107,7 +122,7 @@ class Retriever(HybridRetriever):
         queries: dict[int, Query] = {}
         for i, question in enumerate(questions):
             try:
-                queries[i] = analyze(question, max_chars=self.settings.max_query_chars)
+                queries[i] = analyze(door_question(question, self.settings), max_chars=self.settings.max_query_chars)
             except QAError as exc:
                 out[i] = exc
         if queries:

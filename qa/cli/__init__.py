@@ -19,7 +19,8 @@ COMMANDS: dict[str, str] = {
     "eval": "evaluate",  # score a question file
     "ask": "ask",  # answer one question
     "batch": "batch",  # answer a file of questions
-    "serve": "serve",  # start the Gradio app
+    "serve": "serve",  # start the Gradio app (and the JSON API at /api)
+    "mcp": "mcp",  # serve ask / search / unit to an MCP client over stdio
 }
 
 log = logging.getLogger("qa")
