@@ -96,7 +96,7 @@ def test_xiyi_is_shown_beside_its_aligned_unit():
 def test_answer_html_opens_the_shu_that_answered_and_cites():
     a = compose_answer(analyze("賓為什麼說旨？"), [Hit(GAOZHI, 0.9, (), False), Hit(BU_GAOZHI, 0.3, (), False)])
     html = answer_html(a, terms("賓為什麼說旨？"))
-    assert html.startswith('<div class="qa-answer"><ol>')
+    assert html.startswith('<div class="qa-reply"><div class="qa-answer"><ol>')
     assert "<details class=\"qa-layer qa-shu\" open>" in html
     assert "zhushu.xiangyin.t02" in html and "儀禮注疏·鄉飲酒禮·注" in html
 
