@@ -164,10 +164,13 @@ def build_app(retriever: "Retriever") -> "gr.Blocks":
         return go
 
     def on_load(script_label: str, request: gr.Request):
+        """A stable link ``?unit=…`` opens the reading view there."""
         uid = (request.query_params.get("unit") or "").strip() if request is not None else ""
         if not uid:
             return gr.update(), gr.update(), gr.update()
         return service.read(uid, view(script_label, None, None)), uid, gr.Tabs(selected="read")
+
+    on_load.__annotations__["request"] = gr.Request  # Gradio finds the request by its type, not a string
 
     def ask(question: str, k: int = 5) -> dict:
         """Answer one question; returns the same JSON row as `qa batch`."""
