@@ -42,6 +42,7 @@ a.qa-unit-link:hover { text-decoration: underline; }
 .qa-shu { color: #365314; font-size: 0.95em; }
 .qa-shu .qa-label { background: #4d7c0f; }
 .qa-shu summary { cursor: pointer; }
+.qa-shu p { margin: 2px 0 6px; }
 .qa-shu-head { color: #78716c; }
 .qa-xiyi { color: #4c1d95; }
 .qa-xiyi .qa-label { background: #6d28d9; }
@@ -57,7 +58,10 @@ a.qa-unit-link:hover { text-decoration: underline; }
 .qa-read-ctx .qa-head { margin: 0; }
 .qa-read .qa-card { border-color: #b45309; border-width: 2px; }
 .qa-read-link { font-size: 0.82em; color: #57534e; }
-#qa-read-nav { align-items: center; }
+#qa-read-nav { align-items: center; flex-wrap: nowrap !important; gap: 6px; }
+#qa-read-nav > * { flex: 0 0 auto !important; width: auto !important; }
+#qa-read-nav > #qa-unit { flex: 1 1 auto !important; min-width: 0 !important; }
+#qa-read-nav button { white-space: nowrap; }
 #qa-chat { padding-top: 4px; }
 #qa-title h2 { margin: 0 0 2px; }
 #qa-title p { margin: 0; color: #57534e; font-size: 0.9em; }
@@ -67,6 +71,8 @@ a.qa-unit-link:hover { text-decoration: underline; }
 #qa-script .wrap { flex-wrap: nowrap; }
 #qa-send { white-space: nowrap; }
 #qa-chat .message-row.bot-row { padding-top: 6px; }
+#qa-chat .message-row.user-row { padding-top: 4px !important; padding-bottom: 4px !important; }
+#qa-chat .message-row.user-row .message { padding-top: 4px !important; padding-bottom: 4px !important; }
 @media (max-width: 640px) {
   #qa-title h2 { font-size: 1.05em; }
   #qa-title p { display: none; }
@@ -85,6 +91,7 @@ a.qa-unit-link:hover { text-decoration: underline; }
   .qa-side { border-left: none; border-top: 3px solid #7c3aed; padding: 4px 0 0; }
   .qa-jing { font-size: 1.1em; }
   #qa-input-row { flex-wrap: nowrap !important; gap: 6px; }
+  #qa-read-go { display: none !important; }  /* Enter in the box reads; the script clicks it when hidden */
   #qa-toolbar { gap: 4px 6px !important; }
 }
 """
