@@ -78,6 +78,37 @@ def test_script_toggle_rerenders(service):
     assert "zhushu.xiangyin." in hans  # ids and citations are not converted
 
 
+def test_hant_leaves_the_zhushu_as_it_is(service):
+    """繁 is for the simplified 方苞 file only (the catalog's script); the 注疏 are shown as written."""
+    assert service.simplified == {"000_cb0ccdf07e5071ea.txt"}
+    t = service.turn("賓為什麼說旨？", [])
+    original = service.render([t], "original")[1]["content"]
+    assert service.render([t], "hant")[1]["content"] == original
+    xiyi = next(u for u in service.units_by_id.values() if u.source in service.simplified and u.xiyi)
+    from qa.answering.render import convert_script
+
+    html = service.read(xiyi.id, "hant")
+    assert convert_script(xiyi.xiyi, "hant") in html.replace("<mark>", "").replace("</mark>", "")
+
+
+def test_k_and_filters_reach_the_page(service):
+    t = service.turn("賓為什麼說旨？", [], k=2)
+    assert len(t.answer.hits) == 2
+    html = service.render([t], service.display("original", rites=["燕禮"]))[1]["content"]
+    assert "qa-card" not in html  # every hit is of 鄉飲酒禮
+    assert service.display("original", rites=list(service.rites)).rites is None  # all chosen: no filter
+
+
+def test_replies_are_numbered_and_the_reading_view_opens_a_unit(service):
+    t = service.turn("賓為什麼說旨？", [])
+    bad = service.turn("   ", [])
+    messages = service.render([t, bad], "original")
+    assert 'class="qa-reply qa-turn-1"' in messages[1]["content"]
+    assert 'class="qa-reply qa-turn-2"' in messages[3]["content"]
+    html = service.read("zhushu.xiangyin.038")
+    assert "告旨" in html and "zhushu.xiangyin.037" in html and "zhushu.xiangyin.039" in html
+
+
 # ---------------------------------------------------------------- the running app
 
 
