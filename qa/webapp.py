@@ -1,5 +1,6 @@
-"""The Gradio chat: answers with citations, layered unit cards, a 繁/简 toggle, follow-ups, and
-a named API endpoint ``ask`` returning the same JSON rows as ``qa batch``.
+"""The Gradio chat: answers with citations, layered unit cards, a 繁/简 toggle, follow-ups, a
+reading view (``?unit=…``), filters, plain-text copies, and a named API endpoint ``ask``
+returning the same JSON rows as ``qa batch``.
 
 The retriever is loaded once, before the app is built; handlers only search. Every text a
 user typed goes through :func:`qa.render.user_html` (escaped) before it reaches the page,
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import html
+import inspect
 import logging
 import sys
 import time
@@ -69,6 +71,7 @@ class ChatService:
         self.reader = Reader(retriever.units)
         self.rites: tuple[str, ...] = tuple(dict.fromkeys(u.rite for u in retriever.units))
         self.common = common_chars(retriever.units)
+        self._ask_params = frozenset(inspect.signature(retriever.ask).parameters)
         try:
             self.simplified = simplified_sources(self.settings.seeds_dir)
         except QAError as exc:  # without the catalog, 繁 converts nothing (the safe side)
@@ -82,10 +85,22 @@ class ChatService:
         except QAError as exc:
             return error_row(None, question, str(exc))
 
-    def turn(self, message: str, turns: Sequence[Turn], k: int | None = None) -> Turn:
+    def turn(
+        self,
+        message: str,
+        turns: Sequence[Turn],
+        k: int | None = None,
+        *,
+        rites: Iterable[str] | None = None,
+        layers: Iterable[str] | None = None,
+    ) -> Turn:
+        """Ask ``message`` as a follow-up of ``turns``. Rite and layer filters go to the retriever
+        when its ``ask`` takes them (``rites=`` / ``layers=``); otherwise the page filters what it shows."""
         history = [t.answer for t in turns if t.answer is not None]
+        d = self.display("original", rites, layers)
+        extra = {name: set(value) for name, value in (("rites", d.rites), ("layers", d.layers)) if value is not None and name in self._ask_params}
         try:
-            return Turn(message, self.retriever.ask(message, k=k, history=history))
+            return Turn(message, self.retriever.ask(message, k=k, history=history, **extra))
         except QAError as exc:
             return Turn(message, None, str(exc))
 
@@ -143,7 +158,8 @@ def build_app(retriever: "Retriever") -> "gr.Blocks":
     def respond(message: str, turns: list[Turn], script_label: str, k: float, rites: list[str], layers: list[str]):
         turns = list(turns or [])
         if message:  # whitespace-only reaches the query analyzer, whose error is shown in the chat
-            turns.append(service.turn(message, turns, k=int(k) if k else None))
+            layer_names = _labels_to_layers(layers)
+            turns.append(service.turn(message, turns, k=int(k) if k else None, rites=rites, layers=layer_names))
         return (service.render(turns, view(script_label, rites, layers)), turns, "", *copies(turns))
 
     def rerender(turns: list[Turn], script_label: str, rites: list[str], layers: list[str]):

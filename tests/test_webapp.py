@@ -99,6 +99,25 @@ def test_k_and_filters_reach_the_page(service):
     assert service.display("original", rites=list(service.rites)).rites is None  # all chosen: no filter
 
 
+def test_filters_go_to_a_retriever_that_takes_them(real_retriever):
+    """Another stage may give ``Retriever.ask`` rites= / layers=; the service passes them then."""
+    seen: dict = {}
+
+    class Filtering:
+        units = real_retriever.units
+        settings = real_retriever.settings
+
+        def ask(self, question, *, k=None, history=(), rites=None, layers=None):
+            seen.update(k=k, rites=rites, layers=layers)
+            return real_retriever.ask(question, k=k, history=history)
+
+    s = ChatService(Filtering())
+    s.turn("賓為什麼說旨？", [], k=3, rites=["燕禮"], layers=["zhu", "shu"])
+    assert seen == {"k": 3, "rites": {"燕禮"}, "layers": {"zhu", "shu"}}
+    s.turn("賓為什麼說旨？", [], rites=list(s.rites))
+    assert seen["rites"] is None  # every rite chosen is no filter
+
+
 def test_replies_are_numbered_and_the_reading_view_opens_a_unit(service):
     t = service.turn("賓為什麼說旨？", [])
     bad = service.turn("   ", [])

@@ -71,7 +71,7 @@ a.qa-unit-link:hover { text-decoration: underline; }
 #qa-script .wrap { flex-wrap: nowrap; }
 #qa-send { white-space: nowrap; }
 #qa-chat .message-row.bot-row { padding-top: 6px; }
-#qa-chat .message-row.user-row { padding-top: 4px !important; padding-bottom: 4px !important; }
+#qa-chat .message-row.user-row { padding-top: 4px !important; padding-bottom: 4px !important; padding-right: 40px !important; }
 #qa-chat .message-row.user-row .message { padding-top: 4px !important; padding-bottom: 4px !important; }
 @media (max-width: 640px) {
   #qa-title h2 { font-size: 1.05em; }
