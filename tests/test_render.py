@@ -10,7 +10,6 @@ from qa.retrieval.query import analyze
 from qa.answering.render import (
     Display,
     answer_html,
-    common_chars,
     shown_evidence,
     answer_terminal,
     cards_html,
@@ -158,11 +157,6 @@ def test_common_single_characters_are_not_highlighted_alone():
     assert all(text[s:e] != "人" for s, e in spans)
     # a question that is one character shows that character, common or not
     assert highlight_spans("賓言旨", terms("賓"), frozenset("宾")) == [(0, 1)]
-
-
-def test_common_chars_are_those_in_many_units():
-    common = common_chars([GAOZHI, BU_GAOZHI, XIYI], share=0.5)
-    assert "旨" in common and "崇" not in common  # 旨 in all three, 崇 only in one
 
 
 def test_cards_show_no_score_number_consecutively_and_skip_empty_shu():
