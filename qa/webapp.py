@@ -23,7 +23,7 @@ from .answering.compose import Answer, error_row
 from .errors import QAError
 from .answering.page import JS
 from .answering.plaintext import conversation_markdown, conversation_text
-from .answering.reading import Reader, reading_html
+from .answering.reading import Reader, contents_html, reading_html
 from .answering.render import (
     CSS,
     LAYER_CHOICES,
@@ -134,8 +134,10 @@ class ChatService:
         return messages
 
     def read(self, unit_id: str, script: "Script | Display" = "original") -> str:
-        """The reading view of ``unit_id`` (its chapter, neighbours, all layers)."""
-        return reading_html(self.reader, unit_id, self.display(script))
+        """The reading view of ``unit_id`` (its chapter, neighbours, all layers); the contents for no id."""
+        if not (unit_id or "").strip():
+            return contents_html(self.reader)
+        return reading_html(self.reader, unit_id.strip(), self.display(script))
 
 
 def _labels_to_layers(labels: Iterable[str] | None) -> list[str] | None:
@@ -169,7 +171,7 @@ def build_app(retriever: "Retriever") -> "gr.Blocks":
         return [], [], "", "", ""
 
     def read(unit_id: str, script_label: str):
-        uid = (unit_id or "").strip() or service.reader.first_id
+        uid = (unit_id or "").strip()
         return service.read(uid, view(script_label, None, None)), uid, gr.Tabs(selected="read")
 
     def step(by: int):
@@ -245,11 +247,11 @@ def build_app(retriever: "Retriever") -> "gr.Blocks":
                 with gr.Row(elem_id="qa-read-nav", equal_height=True):
                     prev_btn = gr.Button("← 上一段", size="sm", scale=0, min_width=80, elem_id="qa-prev")
                     unit_box = gr.Textbox(
-                        value=service.reader.first_id, show_label=False, container=False, scale=2, min_width=120, elem_id="qa-unit", max_lines=1
+                        placeholder="zhushu.xiangyin.038", show_label=False, container=False, scale=2, min_width=120, elem_id="qa-unit", max_lines=1
                     )
                     go_btn = gr.Button("讀 Read", size="sm", scale=0, min_width=60, elem_id="qa-read-go")
                     next_btn = gr.Button("下一段 →", size="sm", scale=0, min_width=80, elem_id="qa-next")
-                reading = gr.HTML(service.read(service.reader.first_id), elem_id="qa-reading")
+                reading = gr.HTML(service.read(""), elem_id="qa-reading")
 
         private = {"api_visibility": "private"}
         outputs = [chatbot, turns, box, conv_text, conv_md]

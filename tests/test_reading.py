@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from qa.answering.reading import Reader, chapter_of, reading_html
+from qa.answering.reading import Reader, chapter_of, contents_html, reading_html
 
 from test_answer import BU_GAOZHI, GAOZHI
 from test_render import XIYI
@@ -42,3 +42,9 @@ def test_reading_view_shows_the_aligned_unit_and_unknown_ids_plainly():
     assert '<aside class="qa-side">' in html and XIYI.xiyi in html
     missing = reading_html(r, "<script>")
     assert "no unit" in missing and "<script>" not in missing
+
+
+def test_contents_link_each_chapter_from_its_first_unit():
+    html = contents_html(Reader([B1, A2, A1, GAOZHI]))
+    assert "燕禮（3 段）" in html and 'href="?unit=zhushu.yan.a001"' in html and 'href="?unit=zhushu.yan.b001"' in html
+    assert html.index("zhushu.xiangyin") < html.index("zhushu.yan")

@@ -126,6 +126,7 @@ def test_replies_are_numbered_and_the_reading_view_opens_a_unit(service):
     assert 'class="qa-reply qa-turn-2"' in messages[3]["content"]
     html = service.read("zhushu.xiangyin.038")
     assert "告旨" in html and "zhushu.xiangyin.037" in html and "zhushu.xiangyin.039" in html
+    assert "目錄" in service.read("") and "zhushu.xiangyin.001" in service.read("")
 
 
 # ---------------------------------------------------------------- the running app

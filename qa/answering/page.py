@@ -58,6 +58,7 @@ a.qa-unit-link:hover { text-decoration: underline; }
 .qa-read-ctx .qa-head { margin: 0; }
 .qa-read .qa-card { border-color: #b45309; border-width: 2px; }
 .qa-read-link { font-size: 0.82em; color: #57534e; }
+.qa-contents ul { margin: 4px 0 8px; padding-left: 1.2em; line-height: 1.9; }
 #qa-read-nav { align-items: center; flex-wrap: nowrap !important; gap: 6px; }
 #qa-read-nav > * { flex: 0 0 auto !important; width: auto !important; }
 #qa-read-nav > #qa-unit { flex: 1 1 auto !important; min-width: 0 !important; }

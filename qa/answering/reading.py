@@ -67,6 +67,22 @@ class Reader:
         return min(self.units) if self.units else ""
 
 
+def contents_html(reader: Reader) -> str:
+    """The chapters, each with its size and a link to its first unit: where reading starts."""
+    rows = []
+    for key, units in sorted(reader.chapters.items()):
+        first = units[0]
+        rows.append(
+            f"<li>{html.escape(first.work)} · {html.escape(first.rite)}（{len(units)} 段）"
+            f" {unit_link(first.id)} … {unit_link(units[-1].id)}</li>"
+        )
+    return (
+        '<div class="qa-read qa-contents"><div class="qa-read-title">目錄 contents</div>'
+        f"<ul>{''.join(rows)}</ul>"
+        '<div class="qa-read-link">輸入段落編號，或點答案中的編號 · type a unit id, or click one in an answer</div></div>'
+    )
+
+
 def _preview(unit: LemmaUnit, d: Display, arrow: str) -> str:
     script = d.script_for(unit.source)
     return (
@@ -98,4 +114,4 @@ def reading_html(reader: Reader, unit_id: str, display: "Display | Script" = "or
     return f'<div class="qa-read" title="{html.escape(u.id)}">{title}{before}{card}{after}{link}</div>'
 
 
-__all__ = ["Place", "Reader", "chapter_of", "reading_html"]
+__all__ = ["Place", "Reader", "chapter_of", "contents_html", "reading_html"]
