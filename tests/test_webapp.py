@@ -388,3 +388,24 @@ def test_browser_phone_layout(app_url, browser):
         assert cite["height"] <= 2 * 20
     finally:
         page.context.close()
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_browser_filters_and_k(app_url, browser):
+    from playwright.sync_api import expect
+
+    page = _open(browser, app_url)
+    try:
+        page.locator("#qa-filters").get_by_text("篩選").click()
+        number = page.locator("#qa-k input[type='number']")
+        number.fill("2")
+        number.press("Enter")
+        page.wait_for_timeout(300)
+        reply = _ask(page, "賓為什麼說旨？", 1)
+        assert reply.locator("details.qa-card").count() == 2
+        page.locator("#qa-rites label", has_text="鄉飲酒禮").click()  # show 燕禮 only
+        expect(page.locator("#qa-chat .qa-turn-1 details.qa-card")).to_have_count(0, timeout=30_000)
+        assert "no cited sentence" in page.inner_text("#qa-chat .qa-turn-1")
+    finally:
+        page.context.close()
