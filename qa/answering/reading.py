@@ -91,9 +91,9 @@ def _preview(unit: LemmaUnit, d: Display, arrow: str) -> str:
     )
 
 
-def reading_html(reader: Reader, unit_id: str, display: "Display | Script" = "original") -> str:
+def reading_html(reader: Reader, unit_id: str, display: "Display | Script" = "original", *, context: int = 2) -> str:
     """The unit ``unit_id`` with all its layers (疏 open), the aligned unit beside, and the 經 of
-    its neighbours before and after; a message for an unknown id."""
+    ``context`` neighbours before and after; a message for an unknown id."""
     d = as_display(display)
     place = reader.place(unit_id)
     if place is None:
@@ -108,8 +108,9 @@ def reading_html(reader: Reader, unit_id: str, display: "Display | Script" = "or
         f'<span class="qa-pos">{place.index + 1} / {len(place.chapter)}</span></div>'
     )
     link = f'<div class="qa-read-link">連結 link: <a class="qa-stable" href="?unit={html.escape(u.id)}">?unit={html.escape(u.id)}</a></div>'
-    before = _preview(place.previous, d, "↑") if place.previous else ""
-    after = _preview(place.next, d, "↓") if place.next else ""
+    i, chapter = place.index, place.chapter
+    before = "".join(_preview(u, d, "↑") for u in chapter[max(0, i - context) : i])
+    after = "".join(_preview(u, d, "↓") for u in chapter[i + 1 : i + 1 + context])
     card = card_html(u, place.index + 1, None, d, side=side, open_shu=True)
     return f'<div class="qa-read" title="{html.escape(u.id)}">{title}{before}{card}{after}{link}</div>'
 
