@@ -157,18 +157,23 @@ def build_app(retriever: "Retriever") -> "gr.Blocks":
     def copies(turns: list[Turn]) -> tuple[str, str]:
         return conversation_text(turns), conversation_markdown(turns)
 
-    def respond(message: str, turns: list[Turn], script_label: str, k: float, rites: list[str], layers: list[str]):
-        turns = list(turns or [])
+    def shown(turns: list[Turn] | None, chat: list | None) -> list[Turn]:
+        # the chat's trash empties the chat at once, the turns only when its event lands: a
+        # question asked in between must not bring the old conversation back
+        return list(turns or [])[: len(chat or []) // 2]
+
+    def respond(message: str, turns: list[Turn], chat: list, script_label: str, k: float, rites: list[str], layers: list[str]):
+        turns = shown(turns, chat)
         if message:  # whitespace-only reaches the query analyzer, whose error is shown in the chat
             layer_names = _labels_to_layers(layers)
             turns.append(service.turn(message, turns, k=int(k) if k else None, rites=rites, layers=layer_names))
         return (service.render(turns, view(script_label, rites, layers)), turns, "", *copies(turns))
 
-    def rerender(turns: list[Turn], script_label: str, rites: list[str], layers: list[str]):
-        return service.render(turns or [], view(script_label, rites, layers))
+    def rerender(turns: list[Turn], chat: list, script_label: str, rites: list[str], layers: list[str]):
+        return service.render(shown(turns, chat), view(script_label, rites, layers))
 
-    def clear():
-        return [], [], "", "", ""
+    def clear():  # the question being typed stays
+        return [], [], "", ""
 
     def read(unit_id: str, script_label: str):
         uid = (unit_id or "").strip()
@@ -255,14 +260,15 @@ def build_app(retriever: "Retriever") -> "gr.Blocks":
 
         private = {"api_visibility": "private"}
         outputs = [chatbot, turns, box, conv_text, conv_md]
-        asking = [box, turns, script, k, rites, layers]
+        asking = [box, turns, chatbot, script, k, rites, layers]
         box.submit(respond, asking, outputs, **private)
         send.click(respond, asking, outputs, **private)
         for control in (script, rites, layers):
-            control.change(rerender, [turns, script, rites, layers], [chatbot], **private)
+            control.change(rerender, [turns, chatbot, script, rites, layers], [chatbot], **private)
         script.change(lambda u, s: service.read(u, view(s, None, None)), [unit_box, script], [reading], **private)
-        clear_btn.click(clear, None, outputs, **private)
-        chatbot.clear(clear, None, outputs, **private)  # the trash icon forgets the turns too
+        cleared = [chatbot, turns, conv_text, conv_md]
+        clear_btn.click(clear, None, cleared, **private)
+        chatbot.clear(clear, None, cleared, **private)  # the trash icon forgets the turns too
         answer_only.change(None, [answer_only], None, js="(v) => { document.body.classList.toggle('qa-answer-only', !!v); }")
         copy_txt.click(None, [conv_text], None, js="(t) => { window.qaCopy(t || ''); }")
         copy_md.click(None, [conv_md], None, js="(t) => { window.qaCopy(t || ''); }")

@@ -184,7 +184,7 @@ def _open(browser, url: str, width: int = 1366, height: int = 768, clipboard: bo
         context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin)
     page = context.new_page()
     page.goto(url, wait_until="load")
-    page.locator("#qa-input textarea").wait_for(timeout=30_000)
+    page.locator("#qa-input textarea").wait_for(state="attached", timeout=30_000)  # hidden when ?unit= opens the reading tab
     return page
 
 
@@ -332,7 +332,7 @@ def test_browser_trash_clears_the_conversation(app_url, browser):
         _ask(page, "賓為什麼說旨？", 1)
         page.locator("#qa-chat button[aria-label='Clear']").click()
         page.locator("#qa-chat .qa-reply").first.wait_for(state="detached", timeout=30_000)
-        _ask(page, "主人為什麼拜崇酒？", 1)
+        _ask(page, "主人為什麼拜崇酒？", 1)  # at once: the old turns must not come back even so
         users = page.locator("#qa-chat .qa-user")
         assert users.count() == 1 and "崇酒" in users.first.inner_text()
         assert page.locator("#qa-chat .qa-reply").count() == 1
@@ -377,6 +377,7 @@ def test_browser_phone_layout(app_url, browser):
     """At 390×844 the input is visible on load, and answers use the width."""
     page = _open(browser, app_url, 390, 844)
     try:
+        page.locator("#qa-input textarea").wait_for()
         assert _in_viewport(page, page.locator("#qa-input textarea"))
         assert _in_viewport(page, page.locator("#qa-send"))
         reply = _ask(page, "賓為什麼說旨？", 1)
