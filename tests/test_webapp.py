@@ -197,6 +197,21 @@ def _ask(page, question: str, turn: int):
     return reply
 
 
+def _eventually(page, check, timeout_ms: int = 5_000) -> bool:
+    """``check()`` became true within ``timeout_ms`` (the page script acts after renders settle)."""
+    for _ in range(timeout_ms // 100):
+        if check():
+            return True
+        page.wait_for_timeout(100)
+    return bool(check())
+
+
+def _clipboard(page, before: str = "") -> str:
+    """The clipboard's text once it changed from ``before``."""
+    _eventually(page, lambda: page.evaluate("navigator.clipboard.readText()") != before)
+    return page.evaluate("navigator.clipboard.readText()")
+
+
 def _in_viewport(page, locator) -> bool:
     box = locator.bounding_box()
     size = page.viewport_size
@@ -241,7 +256,7 @@ def test_browser_new_answer_starts_in_view(app_url, browser):
         for turn, question in enumerate(("賓為什麼說旨？", "主人為什麼拜崇酒？"), 1):
             reply = _ask(page, question, turn)
             first = reply.locator(".qa-ev").first
-            assert _in_viewport(page, first), (question, first.bounding_box())
+            assert _eventually(page, lambda: _in_viewport(page, first)), (question, first.bounding_box())
         # answer only: the cards hide, the cited sentences stay
         page.locator("#qa-answer-only input").check()
         page.wait_for_timeout(300)
@@ -308,17 +323,14 @@ def test_browser_copy_citation_is_plain_text(app_url, browser, service):
     try:
         reply = _ask(page, "賓為什麼說旨？", 1)
         reply.locator(".qa-copy-cite").first.click()
-        page.wait_for_timeout(300)
-        copied = page.evaluate("navigator.clipboard.readText()")
+        copied = _clipboard(page)
         assert "<" not in copied and "&" not in copied
         assert copied.startswith("旨，美也。") and "zhushu.xiangyin." in copied and "003_c949fed6c9cacba9.txt:" in copied
         reply.locator(".qa-copy-answer").first.click()
-        page.wait_for_timeout(300)
-        answer = page.evaluate("navigator.clipboard.readText()")
+        answer = _clipboard(page, copied)
         assert answer.startswith("1. 旨，美也。") and "<" not in answer
         page.click("#qa-copy-md")
-        page.wait_for_timeout(300)
-        md = page.evaluate("navigator.clipboard.readText()")
+        md = _clipboard(page, answer)
         assert md.startswith("### 問：賓為什麼說旨？") and "1. 旨，美也。" in md and "<" not in md
     finally:
         page.context.close()
@@ -381,7 +393,7 @@ def test_browser_phone_layout(app_url, browser):
         assert _in_viewport(page, page.locator("#qa-input textarea"))
         assert _in_viewport(page, page.locator("#qa-send"))
         reply = _ask(page, "賓為什麼說旨？", 1)
-        assert _in_viewport(page, reply.locator(".qa-ev").first)
+        assert _eventually(page, lambda: _in_viewport(page, reply.locator(".qa-ev").first))
         assert reply.bounding_box()["width"] >= 330
         head = reply.locator("summary.qa-head").first.bounding_box()
         assert head["height"] <= 2 * 22  # a compact card header: at most two lines
