@@ -120,7 +120,7 @@ def test_a_lone_surrogate_through_the_chat_handler(mini_retriever):
     import orjson
 
     respond = handler(build_app(mini_retriever), "respond")
-    messages, turns, box = respond("賓拜告旨\ud800", [], "原文")
+    messages, turns, box, *_copies = respond("賓拜告旨\ud800", [], [], "原文", 5, None, None)
     orjson.dumps(messages)
     assert len(turns) == 1 and box == ""
 
@@ -218,8 +218,9 @@ def test_history_is_capped(mini_retriever, monkeypatch):
 def test_a_chat_keeps_a_bounded_number_of_turns(mini_retriever):
     respond = handler(build_app(mini_retriever), "respond")
     turns: list = []
+    messages: list = []
     for i in range(KEPT_TURNS + 5):
-        messages, turns, _ = respond(f"賓拜告旨 {i}", turns, "原文")
+        messages, turns, *_rest = respond(f"賓拜告旨 {i}", turns, messages, "原文", 5, None, None)
     assert len(turns) == KEPT_TURNS and len(messages) == 2 * KEPT_TURNS
     assert turns[-1].question.endswith(str(KEPT_TURNS + 4))
 
