@@ -1,6 +1,6 @@
 """Run every benchmark and write the tables to bench-out/summary.md (and each one's JSON).
 
-    python -m benchmarks.run_all                    # quality + speed (~1 min) + scaling 10k/100k/1M (~7 min, ~11 GiB peak)
+    python -m benchmarks.run_all                    # quality + speed + api (~1.5 min) + scaling 10k/100k/1M (~7 min, ~11 GiB peak)
     python -m benchmarks.run_all --sizes 10000      # a quick scaling run
     python -m benchmarks.run_all --no-scaling
 """
@@ -34,7 +34,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sizes", default="10000,100000,1000000", help="scaling study sizes (units)")
     ap.add_argument("--no-scaling", action="store_true")
     args = ap.parse_args(argv)
-    parts = [run("quality", "--questions", str(args.questions)), run("speed", "--questions", str(args.questions))]
+    parts = [run("quality", "--questions", str(args.questions)), run("speed", "--questions", str(args.questions)),
+             run("api", "--questions", str(args.questions))]
     if not args.no_scaling:
         parts.append(run("scaling", "--sizes", args.sizes, "--questions", str(args.questions)))
     RESULTS_DIR.mkdir(parents=True, exist_ok=True)

@@ -32,6 +32,7 @@ _EXPORTS: dict[str, str] = {
     "IndexStoreError": "qa.errors",
     "EncoderError": "qa.errors",
     "InputFormatError": "qa.errors",
+    "DataTableError": "qa.errors",
     # corpus and normalization
     "Corpus": "qa.corpus.load",
     "load_corpus": "qa.corpus.load",
@@ -75,6 +76,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         CatalogError,
         ConfigError,
         CorpusError,
+        DataTableError,
         EncoderError,
         IndexStoreError,
         InputFormatError,

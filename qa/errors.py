@@ -41,6 +41,15 @@ class InputFormatError(QAError):
     """A batch or evaluation input file cannot be read in its declared format."""
 
 
+class DataTableError(QAError):
+    """A table of the data directory (qa/data, QA_DATA_DIR) is missing, not UTF-8, or has a malformed row."""
+
+    def __init__(self, message: str, *, path: str | None = None, line: int | None = None):
+        where = f"{path}:{line}: " if path and line else (f"{path}: " if path else "")
+        super().__init__(f"{where}{message}")
+        self.path = path
+        self.line = line
+
 
 __all__ = [
     "QAError",
@@ -51,4 +60,5 @@ __all__ = [
     "IndexStoreError",
     "EncoderError",
     "InputFormatError",
+    "DataTableError",
 ]

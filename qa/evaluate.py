@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import time
 import unicodedata
 from dataclasses import dataclass, field
@@ -108,11 +109,29 @@ class Question:
     line: int = 0  # line of the question file
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _valid(value: Any) -> Any:
+    """Strings made valid Unicode (lone surrogates from JSON escapes → U+FFFD), so every
+    report can be printed and written; other values as they are."""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_valid(v) for v in value]
+    if isinstance(value, dict):
+        return {_valid(k): _valid(v) for k, v in value.items()}
+    return value
+
+
 def read_questions(path: Path | str) -> list[Question]:
-    """Parse a question file (JSON lines); InputFormatError naming file:line on the first bad line."""
+    """Parse a question file (JSON lines, UTF-8 with or without BOM); InputFormatError naming
+    file:line on the first bad line."""
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8-sig").splitlines()
+        # split on newlines only: str.splitlines would also cut at U+2028, U+0085, \x1c …,
+        # which a JSON string may hold as they are
+        lines = [line.removesuffix("\r") for line in path.read_text(encoding="utf-8-sig").split("\n")]
     except FileNotFoundError:
         raise InputFormatError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -122,9 +141,11 @@ def read_questions(path: Path | str) -> list[Question]:
         if not line.strip():
             continue
         try:
-            d = json.loads(line)
-        except ValueError as exc:
+            d = _valid(json.loads(line))
+        except json.JSONDecodeError as exc:
             raise InputFormatError(f"{path}:{n}: not valid JSON ({exc.msg})") from None
+        except ValueError as exc:
+            raise InputFormatError(f"{path}:{n}: not valid JSON ({exc})") from None
         if not isinstance(d, dict):
             raise InputFormatError(f"{path}:{n}: expected a JSON object")
         missing = [k for k in _REQUIRED if not isinstance(d.get(k), str) or not d.get(k)]
@@ -260,19 +281,20 @@ class _Outcome:
     error: str | None = None
 
 
-def _pipeline_outcomes(target: Any, questions: Sequence[Question], k: int) -> list[_Outcome]:
-    """Ask every question through the one ask pipeline (:meth:`qa.Retriever.batch_ask` / ``ask``)."""
+def _pipeline_outcomes(target: Any, questions: Sequence[Question], k: int, path: str = "") -> list[_Outcome]:
+    """Ask every question through the one ask pipeline (:meth:`qa.Retriever.batch_ask` / ``ask``);
+    a question the pipeline refuses is reported with its file:line and scored as a miss."""
     from .answering.compose import Answer
 
     def outcome(a: "Answer | QAError", q: Question) -> _Outcome:
         if not isinstance(a, Answer):
-            log.warning("%s:%d: question %s not asked: %s", q.id, q.line, q.id, a)
-            return _Outcome([], error=str(a))
+            log.warning("%s:%d: question %s not asked: %s", path, q.line, q.id, a)
+            return _Outcome([], error=f"{path}:{q.line}: {a}")
         first = a.evidence[0].text if a.evidence else ""
         return _Outcome(list(a.hits), a.text, first, a.found)
 
     plain = [q for q in questions if not q.history]
-    answers = dict(zip((q.id for q in plain), target.batch_ask([q.question for q in plain], k=k)))
+    answers = dict(zip((q.line for q in plain), target.batch_ask([q.question for q in plain], k=k)))
     out = []
     for q in questions:
         if q.history:
@@ -281,35 +303,52 @@ def _pipeline_outcomes(target: Any, questions: Sequence[Question], k: int) -> li
             except QAError as exc:
                 a = exc
         else:
-            a = answers[q.id]
+            a = answers[q.line]
         out.append(outcome(a, q))
     return out
 
 
 def _search_outcomes(target: Any, questions: Sequence[Question], k: int, answer_fn: AnswerFn | None,
-                     compose: bool) -> list[_Outcome]:
-    """Search with any retriever or function; compose answers with qa's composer when the hits allow it."""
+                     compose: bool, path: str = "") -> list[_Outcome]:
+    """Search with any retriever or function; compose answers with qa's composer when the hits allow it.
+    A question the retriever refuses is reported with its file:line and scored as a miss."""
     texts = [q.question for q in questions]
-    if hasattr(target, "batch_search"):
-        all_hits = list(target.batch_search(texts, k))
-    elif hasattr(target, "search"):
-        all_hits = [target.search(t, k) for t in texts]
+    if hasattr(target, "search"):
+        one = lambda t: target.search(t, k)  # noqa: E731
+    elif hasattr(target, "batch_search"):
+        one = lambda t: target.batch_search([t], k)[0]  # noqa: E731
     elif callable(target):
-        all_hits = [target(t, k) for t in texts]
+        one = lambda t: target(t, k)  # noqa: E731
     else:
         raise QAError(f"cannot search with {type(target).__name__}: need batch_search, search or a function")
+    errors: dict[int, str] = {}
+    try:
+        if not hasattr(target, "batch_search"):
+            raise QAError("no batch_search")
+        all_hits = list(target.batch_search(texts, k))
+    except QAError:  # one bad question refuses a whole batch: ask one by one, keeping each refusal
+        all_hits = []
+        for i, (q, t) in enumerate(zip(questions, texts)):
+            try:
+                all_hits.append(one(t))
+            except QAError as exc:
+                log.warning("%s:%d: question %s not asked: %s", path, q.line, q.id, exc)
+                errors[i] = f"{path}:{q.line}: {exc}"
+                all_hits.append([])
     first_hit = next((h for hits in all_hits for h in hits), None)
-    if answer_fn is None and compose and first_hit is not None and hasattr(first_hit, "low_confidence"):
-        from .answering.compose import compose_answer
-        from .retrieval.query import analyze
+    out = []
+    for i, (q, hits) in enumerate(zip(questions, all_hits)):
+        if i in errors:
+            out.append(_Outcome([], error=errors[i]))
+        elif answer_fn is None and compose and first_hit is not None and hasattr(first_hit, "low_confidence"):
+            from .answering.compose import compose_answer
+            from .retrieval.query import analyze
 
-        out = []
-        for q, hits in zip(questions, all_hits):
             a = compose_answer(analyze(q.question), list(hits)[:k])
             out.append(_Outcome(list(hits), a.text, a.evidence[0].text if a.evidence else "", a.found))
-        return out
-    return [_Outcome(list(hits), answer_fn(q.question, list(hits)[:k]) if answer_fn else None)
-            for q, hits in zip(questions, all_hits)]
+        else:
+            out.append(_Outcome(list(hits), answer_fn(q.question, list(hits)[:k]) if answer_fn else None))
+    return out
 
 
 def evaluate(
@@ -336,9 +375,9 @@ def evaluate(
     target = retriever_or_search_fn
     started = time.perf_counter()
     if hasattr(target, "batch_ask") and answer_fn is None and compose:
-        outcomes = _pipeline_outcomes(target, questions, k)
+        outcomes = _pipeline_outcomes(target, questions, k, str(questions_path))
     else:
-        outcomes = _search_outcomes(target, questions, k, answer_fn, compose)
+        outcomes = _search_outcomes(target, questions, k, answer_fn, compose, str(questions_path))
     results: list[QuestionResult] = []
     for q, o in zip(questions, outcomes):
         units = [_unit_of(h) for h in o.hits[:k]]

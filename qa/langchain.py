@@ -3,14 +3,20 @@
     >>> from qa.langchain import as_langchain
     >>> docs = as_langchain(k=3).invoke("賓為什麼說旨？")
     >>> docs[0].metadata["citation"]
+    >>> as_langchain(rites=["燕禮"]).invoke("公降一等", k=2, layers=["析疑"])   # per call: k, rites, layers, history
+
+Retrieval goes through the one pipeline (:meth:`qa.Retriever.ask`), so ``k`` (1–50), filters and
+question limits behave as at every other door; options set on the retriever are its defaults,
+options passed to ``invoke`` override them for that call.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from .errors import QAError
+from .errors import QAError, QueryError
 from .corpus.units import LAYER_LABELS
 
 if TYPE_CHECKING:
@@ -53,21 +59,48 @@ def retriever_class() -> type:
         model_config = ConfigDict(arbitrary_types_allowed=True)
         retriever: Any
         k: int = 5
+        #: only units of these rites (ids or names: xiangyin, 燕禮, …); empty: all
+        rites: list[str] = []
+        #: only units having one of these layers (jing, zhu, shu, xiyi or 經, 注, 疏, 析疑); empty: all
+        layers: list[str] = []
 
-        def _get_relevant_documents(self, query: str, *, run_manager=None) -> list:
-            return [hit_to_document(h) for h in self.retriever.search(query, self.k)]
+        def _get_relevant_documents(self, query: str, *, run_manager=None, k: int | None = None,
+                                    rites: list[str] | None = None, layers: list[str] | None = None,
+                                    history: list[str] | None = None, **unknown: Any) -> list:
+            if unknown:
+                raise QueryError(f"unknown option {', '.join(map(repr, unknown))}: use k, rites, layers or history")
+            answer = self.retriever.ask(
+                query,
+                k=self.k if k is None else k,
+                rites=self.rites if rites is None else _names(rites),
+                layers=self.layers if layers is None else _names(layers),
+                history=history or (),
+            )
+            return [hit_to_document(h) for h in answer.hits]
 
     return YiliRetriever
 
 
-def as_langchain(retriever: "Retriever | None" = None, *, k: int | None = None, **load_kwargs: Any):
-    """Wrap ``retriever`` (default: ``Retriever.load(**load_kwargs)``) as a LangChain ``BaseRetriever``."""
+def as_langchain(retriever: "Retriever | None" = None, *, k: int | None = None, rites: Sequence[str] = (),
+                 layers: Sequence[str] = (), **load_kwargs: Any):
+    """Wrap ``retriever`` (default: ``Retriever.load(**load_kwargs)``) as a LangChain ``BaseRetriever``
+    with default ``k`` and filters (checked here: a bad one fails now, not on the first call)."""
     cls = retriever_class()
     if retriever is None:
         from .answering.pipeline import Retriever
 
         retriever = Retriever.load(**load_kwargs)
-    return cls(retriever=retriever, k=k or retriever.settings.k)
+    from .answering.filters import check_filters
+    from .answering.pipeline import check_k
+
+    k = check_k(k, retriever.settings)
+    rites, layers = _names(rites), _names(layers)
+    check_filters(rites, layers, retriever.rite_names)
+    return cls(retriever=retriever, k=k, rites=rites, layers=layers)
+
+
+def _names(names: Sequence[str] | str) -> list[str]:
+    return [names] if isinstance(names, str) else list(names)
 
 
 __all__ = ["as_langchain", "hit_to_document", "retriever_class"]

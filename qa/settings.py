@@ -6,12 +6,15 @@ import dataclasses
 import os
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from .errors import ConfigError
 
 #: The project root (the directory holding seeds/, qa/, index/, app.py).
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+#: The shipped tables (variants, glossary, scaffolding, names, ...): the default of Settings.data_dir.
+PACKAGE_DATA_DIR = Path(__file__).resolve().parent / "data"
 
 #: Name of the offline default encoder, which the project trains itself from the corpus.
 DEFAULT_MODEL = "static-corpus"
@@ -25,6 +28,9 @@ class Settings:
     #: The built index (a directory of named files; see index/README.md). index/ itself only
     #: holds built indexes, so several can sit side by side (e.g. one per encoder).
     index_dir: Path = PROJECT_ROOT / "index" / "default"
+    #: The tables normalization, query analysis and encoder training read (QA_DATA_DIR): point
+    #: it at an edited copy of qa/data to try a change; indexes record each table's hash.
+    data_dir: Path = PACKAGE_DATA_DIR
     #: ``static-corpus`` (offline default, trained from the corpus at build time), or any
     #: sentence-transformers model name or local path.
     model: str = DEFAULT_MODEL
@@ -54,12 +60,12 @@ class Settings:
     auto_build: bool = True
 
     @classmethod
-    def from_env(cls, env: dict[str, str] | None = None, **overrides: Any) -> "Settings":
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> "Settings":
         """Defaults, then ``QA_<FIELD>`` variables (e.g. ``QA_INDEX_DIR``), then ``overrides``.
 
         ``None`` values in ``overrides`` mean "not given" (so CLI flags can pass through).
         """
-        env = os.environ if env is None else env
+        env = os.environ if env is None else env  # Mapping: os.environ or a plain dict
         values: dict[str, Any] = {}
         for f in fields(cls):
             raw = env.get(f"QA_{f.name.upper()}")

@@ -1,5 +1,6 @@
-"""The Gradio chat: answers with citations, layered unit cards, a 繁/简 toggle, follow-ups, and
-a named API endpoint ``ask`` returning the same JSON rows as ``qa batch``.
+"""The Gradio chat: answers with citations, layered unit cards, a 繁/简 toggle, follow-ups, a
+reading view (``?unit=…``), filters, plain-text copies, and a named API endpoint ``ask``
+returning the same JSON rows as ``qa batch``.
 
 The retriever is loaded once, before the app is built; handlers only search. Every text a
 user typed goes through :func:`qa.render.user_html` (escaped) before it reaches the page,
@@ -10,16 +11,32 @@ from __future__ import annotations
 
 import argparse
 import html
+import inspect
 import logging
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .answering.compose import Answer, error_row
-from .errors import QAError
-from .answering.render import CSS, SCRIPTS, Script, answer_html, user_html
+from .answering.compose import Answer
+from .answering.inputs import door_question
+from .answering.rows import AnswerRow, RowScript, ask_row
+from .errors import ConfigError, QAError
+from .answering.page import JS
+from .answering.plaintext import conversation_markdown, conversation_text
+from .answering.reading import Reader, contents_html, reading_html
+from .answering.render import (
+    CSS,
+    LAYER_CHOICES,
+    SCRIPTS,
+    Display,
+    Script,
+    answer_html,
+    common_chars,
+    simplified_sources,
+    user_html,
+)
 from .settings import Settings
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -37,6 +54,18 @@ EXAMPLES: tuple[str, ...] = (
     "主人為什麼拜崇酒？",
     "燕禮誰為主人？",
 )
+#: Exchanges a chat session keeps (and re-renders); older ones drop off the top. Follow-ups lean
+#: on the last ``Settings.history_turns`` only, so this bounds memory, not behaviour.
+KEPT_TURNS = 20
+#: A session's turns are forgotten this long after its last change (Gradio also drops them when
+#: the tab closes) ...
+SESSION_TTL_S = 3600
+#: ... and at most this many sessions are held (the oldest go first). Gradio keeps a copy of each
+#: session's page config and chat: ≈ 0.15 MB after one question, ≈ 0.5 MB after 20 turns
+#: (benchmarks/soak.py), so this caps sessions near 0.5 GB.
+MAX_SESSIONS = 1000
+
+
 @dataclass(frozen=True, slots=True)
 class Turn:
     """One exchange: what the user typed, and the answer or the error message."""
@@ -53,112 +82,294 @@ class ChatService:
         self.retriever = retriever
         self.settings: Settings = retriever.settings
         self.units_by_id = {u.id: u for u in retriever.units}
-
-    def ask_row(self, question: str, k: int | None = None, history: Sequence[str] = ()) -> dict[str, Any]:
-        """The API: one batch-style row; a bad question or k gives a row with ``error`` set."""
+        self.reader = Reader(retriever.units)
+        self.rites: tuple[str, ...] = tuple(dict.fromkeys(u.rite for u in retriever.units))
+        self.common = common_chars(retriever.units)
+        self._ask_params = frozenset(inspect.signature(retriever.ask).parameters)
         try:
-            return self.retriever.ask(question, k=k, history=history).to_dict(id=None)
-        except QAError as exc:
-            return error_row(None, question, str(exc))
+            self.simplified = simplified_sources(self.settings.seeds_dir)
+        except QAError as exc:  # without the catalog, 繁 converts nothing (the safe side)
+            log.warning("cannot read the seed catalog (%s); the 繁 display leaves every source as it is", exc)
+            self.simplified = frozenset()
 
-    def turn(self, message: str, turns: Sequence[Turn]) -> Turn:
+    def ask_row(self, question: str, k: int | None = None, history: Sequence[str] | None = (),
+                script: str = "orig") -> dict[str, Any]:
+        """The API: one batch-style row; a bad question, k, history or script gives a row with ``error`` set."""
+        return ask_row(self.retriever, question, k=k, history=history, script=script)
+
+    def turn(
+        self,
+        message: str,
+        turns: Sequence[Turn],
+        k: int | None = None,
+        *,
+        rites: Iterable[str] | None = None,
+        layers: Iterable[str] | None = None,
+    ) -> Turn:
+        """Ask ``message`` as a follow-up of ``turns``. Rite and layer filters go to the retriever
+        when its ``ask`` takes them (``rites=`` / ``layers=``); otherwise the page filters what it shows."""
+        message = door_question(message, self.settings)  # valid text, bounded, before anything else
         history = [t.answer for t in turns if t.answer is not None]
+        d = self.display("original", rites, layers)
+        extra = {name: set(value) for name, value in (("rites", d.rites), ("layers", d.layers)) if value is not None and name in self._ask_params}
         try:
-            return Turn(message, self.retriever.ask(message, history=history))
+            return Turn(message, self.retriever.ask(message, k=k, history=history, **extra))
         except QAError as exc:
             return Turn(message, None, str(exc))
 
-    def render(self, turns: Sequence[Turn], script: Script) -> list[dict[str, str]]:
-        """The chat as Gradio messages; user text escaped, answers as HTML cards."""
+    def display(
+        self, script: "Script | Display" = "original", rites: Iterable[str] | None = None, layers: Iterable[str] | None = None
+    ) -> Display:
+        """How to show answers: ``script`` (繁 converts only simplified sources), filters (None: all)."""
+        if isinstance(script, Display):
+            return script
+        rite_set = frozenset(rites) if rites is not None else None
+        layer_set = frozenset(layers) if layers is not None else None
+        return Display(
+            script=script,
+            simplified=self.simplified,
+            common=self.common,
+            rites=None if rite_set is None or rite_set >= set(self.rites) else rite_set,
+            layers=None if layer_set is None or layer_set >= set(LAYER_CHOICES.values()) else layer_set,
+        )
+
+    def render(self, turns: Sequence[Turn], script: "Script | Display") -> list[dict[str, str]]:
+        """The chat as Gradio messages; user text escaped, answers as HTML cards, each reply numbered."""
+        d = self.display(script)
         messages: list[dict[str, str]] = []
-        for t in turns:
+        for n, t in enumerate(turns, 1):
             messages.append({"role": "user", "content": user_html(t.question)})
             if t.answer is None:
-                body = f'<div class="qa-answer qa-notfound">⚠ {html.escape(t.error or "")}</div>'
+                body = f'<div class="qa-reply qa-turn-{n}"><div class="qa-answer qa-notfound">⚠ {html.escape(t.error or "")}</div></div>'
             else:
-                body = answer_html(t.answer, t.answer.terms, script, units_by_id=self.units_by_id)
+                body = answer_html(t.answer, t.answer.terms, d, units_by_id=self.units_by_id, turn=n)
             messages.append({"role": "assistant", "content": body})
         return messages
 
+    def read(self, unit_id: str, script: "Script | Display" = "original") -> str:
+        """The reading view of ``unit_id`` (its chapter, neighbours, all layers); the contents for no id."""
+        if not (unit_id or "").strip():
+            return contents_html(self.reader)
+        return reading_html(self.reader, unit_id.strip(), self.display(script))
+
+
+def _labels_to_layers(labels: Iterable[str] | None) -> list[str] | None:
+    return None if labels is None else [LAYER_CHOICES[x] for x in labels if x in LAYER_CHOICES]
+
 
 def build_app(retriever: "Retriever") -> "gr.Blocks":
-    """The Blocks app around an already loaded retriever."""
+    """The Blocks app around an already loaded retriever: a chat tab and a reading tab."""
     import gradio as gr
 
     service = ChatService(retriever)
+    settings = service.settings
 
-    def respond(message: str, turns: list[Turn], script_label: str):
-        turns = list(turns or [])
+    def view(script_label: str, rites: list[str] | None, layer_labels: list[str] | None) -> Display:
+        return service.display(SCRIPTS.get(script_label, "original"), rites, _labels_to_layers(layer_labels))
+
+    def copies(turns: list[Turn]) -> tuple[str, str]:
+        return conversation_text(turns), conversation_markdown(turns)
+
+    def shown(turns: list[Turn] | None, chat: list | None) -> list[Turn]:
+        # the chat's trash empties the chat at once, the turns only when its event lands: a
+        # question asked in between must not bring the old conversation back
+        return list(turns or [])[: len(chat or []) // 2]
+
+    def respond(message: str, turns: list[Turn], chat: list, script_label: str, k: float, rites: list[str], layers: list[str]):
+        turns = shown(turns, chat)
         if message:  # whitespace-only reaches the query analyzer, whose error is shown in the chat
-            turns.append(service.turn(message, turns))
-        return service.render(turns, SCRIPTS.get(script_label, "original")), turns, ""
+            layer_names = _labels_to_layers(layers)
+            turns.append(service.turn(message, turns, k=int(k) if k else None, rites=rites, layers=layer_names))
+        turns = turns[-KEPT_TURNS:]  # a session's state and the re-sent chat stay bounded
+        return (service.render(turns, view(script_label, rites, layers)), turns, "", *copies(turns))
 
-    def rerender(turns: list[Turn], script_label: str):
-        return service.render(turns or [], SCRIPTS.get(script_label, "original"))
+    def rerender(turns: list[Turn], chat: list, script_label: str, rites: list[str], layers: list[str]):
+        return service.render(shown(turns, chat), view(script_label, rites, layers))
 
-    def clear():
-        return [], [], ""
+    def clear():  # the question being typed stays
+        return [], [], "", ""
 
-    def ask(question: str, k: int = 5) -> dict:
-        """Answer one question; returns the same JSON row as `qa batch`."""
-        return service.ask_row(question, k)
+    def read(unit_id: str, script_label: str):
+        uid = (unit_id or "").strip()
+        return service.read(uid, view(script_label, None, None)), uid, gr.Tabs(selected="read")
+
+    def step(by: int):
+        def go(unit_id: str, script_label: str):
+            uid = service.reader.step((unit_id or "").strip() or service.reader.first_id, by)
+            return service.read(uid, view(script_label, None, None)), uid
+
+        return go
+
+    def on_load(script_label: str, request: gr.Request):
+        """A stable link ``?unit=…`` opens the reading view there."""
+        uid = (request.query_params.get("unit") or "").strip() if request is not None else ""
+        if not uid:
+            return gr.update(), gr.update(), gr.update()
+        return service.read(uid, view(script_label, None, None)), uid, gr.Tabs(selected="read")
+
+    on_load.__annotations__["request"] = gr.Request  # Gradio finds the request by its type, not a string
+
+    def ask(question: str, k: int = retriever.settings.k, history: list[str] | None = None,
+            script: RowScript = "orig") -> AnswerRow:
+        """Answer one question (a follow-up of `history`, earlier questions oldest first), shown in
+        `script` (orig, hant, hans); returns the same JSON row as `qa batch`, with `error` set for a
+        bad parameter."""
+        return service.ask_row(question, k, history, script=script)  # type: ignore[return-value]
+
+    # Gradio reads the return type from the signature as is; with postponed annotations that is
+    # the string "AnswerRow", which its API page would show as Any.
+    ask.__annotations__["return"] = AnswerRow
 
     with gr.Blocks(title="Yili QA · 儀禮問答") as demo:
         gr.Markdown(
             "## 儀禮問答 Yili QA\n"
             "Ask about 鄉飲酒禮 and 燕禮 in 繁體, 简体, 文言 or English. "
-            "Answers quote 鄭注, 賈疏 and 方苞《仪礼析疑》 with citations; the units follow as cards."
+            "Answers quote 鄭注, 賈疏 and 方苞《仪礼析疑》 with citations; the units follow as cards.",
+            elem_id="qa-title",
         )
-        turns = gr.State([])
-        with gr.Row():
-            script = gr.Radio(list(SCRIPTS), value="原文", label="顯示 繁/简", scale=0, min_width=380, elem_id="qa-script")
-            clear_btn = gr.Button("新對話 New chat", scale=0, min_width=140)
-        chatbot = gr.Chatbot(
-            label="對話",
-            height=640,
-            latex_delimiters=[],
-            sanitize_html=True,
-            elem_id="qa-chat",
-            feedback_options=None,
-        )
-        with gr.Row():
-            box = gr.Textbox(
-                placeholder="例如：賓為什麼說旨？  ·  Why does the guest praise the wine?",
-                show_label=False,
-                scale=5,
-                elem_id="qa-input",
-                max_lines=4,
-            )
-            send = gr.Button("問 Ask", variant="primary", scale=1, elem_id="qa-send")
-        gr.Examples(examples=[[e] for e in EXAMPLES], inputs=[box], label="例題 Examples")
+        turns = gr.State([], time_to_live=SESSION_TTL_S)
+        conv_text = gr.Textbox(visible=False)
+        conv_md = gr.Textbox(visible=False)
+        with gr.Tabs(selected="ask", elem_id="qa-tabs") as tabs:
+            with gr.Tab("問答 Ask", id="ask"):
+                chatbot = gr.Chatbot(
+                    label="對話",
+                    height="calc(100vh - 290px)",
+                    min_height=280,
+                    latex_delimiters=[],
+                    sanitize_html=True,
+                    elem_id="qa-chat",
+                    feedback_options=None,
+                    autoscroll=False,
+                    buttons=[],
+                    layout="panel",
+                    show_label=False,
+                )
+                with gr.Row(elem_id="qa-input-row", equal_height=True):
+                    box = gr.Textbox(
+                        placeholder="例如：賓為什麼說旨？  ·  Why does the guest praise the wine?",
+                        show_label=False,
+                        scale=5,
+                        min_width=120,
+                        elem_id="qa-input",
+                        max_lines=4,
+                    )
+                    send = gr.Button("問 Ask", variant="primary", scale=0, min_width=72, elem_id="qa-send")
+                with gr.Row(elem_id="qa-toolbar"):
+                    script = gr.Radio(
+                        list(SCRIPTS), value="原文", show_label=False, container=False, scale=0, min_width=200, elem_id="qa-script"
+                    )
+                    answer_only = gr.Checkbox(label="只看答案 answer only", value=False, container=False, scale=0, min_width=150, elem_id="qa-answer-only")
+                    clear_btn = gr.Button("新對話 new chat", size="sm", scale=0, min_width=110, elem_id="qa-new")
+                    copy_txt = gr.Button("複製對話 text", size="sm", scale=0, min_width=100, elem_id="qa-copy-text")
+                    copy_md = gr.Button("複製 Markdown", size="sm", scale=0, min_width=100, elem_id="qa-copy-md")
+                with gr.Accordion("篩選 filters: 禮 · 層 · k", open=False, elem_id="qa-filters"):
+                    with gr.Row():
+                        rites = gr.CheckboxGroup(list(service.rites), value=list(service.rites), label="禮 rite", elem_id="qa-rites")
+                        layers = gr.CheckboxGroup(list(LAYER_CHOICES), value=list(LAYER_CHOICES), label="層 layer", elem_id="qa-layers")
+                        k = gr.Slider(1, settings.max_k, value=settings.k, step=1, label="段落數 k", elem_id="qa-k")
+                gr.Examples(examples=[[e] for e in EXAMPLES], inputs=[box], label="例題 Examples")
+            with gr.Tab("閱讀 Read", id="read"):
+                with gr.Row(elem_id="qa-read-nav", equal_height=True):
+                    prev_btn = gr.Button("← 上一段", size="sm", scale=0, min_width=80, elem_id="qa-prev")
+                    unit_box = gr.Textbox(
+                        placeholder="zhushu.xiangyin.038", show_label=False, container=False, scale=2, min_width=120, elem_id="qa-unit", max_lines=1
+                    )
+                    go_btn = gr.Button("讀 Read", size="sm", scale=0, min_width=60, elem_id="qa-read-go")
+                    next_btn = gr.Button("下一段 →", size="sm", scale=0, min_width=80, elem_id="qa-next")
+                reading = gr.HTML(service.read(""), elem_id="qa-reading")
 
-        outputs = [chatbot, turns, box]
-        box.submit(respond, [box, turns, script], outputs, api_visibility="private")
-        send.click(respond, [box, turns, script], outputs, api_visibility="private")
-        script.change(rerender, [turns, script], [chatbot], api_visibility="private")
-        clear_btn.click(clear, None, outputs, api_visibility="private")
+        private = {"api_visibility": "private"}
+        outputs = [chatbot, turns, box, conv_text, conv_md]
+        asking = [box, turns, chatbot, script, k, rites, layers]
+        box.submit(respond, asking, outputs, **private)
+        send.click(respond, asking, outputs, **private)
+        for control in (script, rites, layers):
+            control.change(rerender, [turns, chatbot, script, rites, layers], [chatbot], **private)
+        script.change(lambda u, s: service.read(u, view(s, None, None)), [unit_box, script], [reading], **private)
+        cleared = [chatbot, turns, conv_text, conv_md]
+        clear_btn.click(clear, None, cleared, **private)
+        chatbot.clear(clear, None, cleared, **private)  # the trash icon forgets the turns too
+        answer_only.change(None, [answer_only], None, js="(v) => { document.body.classList.toggle('qa-answer-only', !!v); }")
+        copy_txt.click(None, [conv_text], None, js="(t) => { window.qaCopy(t || ''); }")
+        copy_md.click(None, [conv_md], None, js="(t) => { window.qaCopy(t || ''); }")
+        unit_box.submit(read, [unit_box, script], [reading, unit_box, tabs], **private)
+        go_btn.click(read, [unit_box, script], [reading, unit_box, tabs], **private)
+        prev_btn.click(step(-1), [unit_box, script], [reading, unit_box], **private)
+        next_btn.click(step(1), [unit_box, script], [reading, unit_box], **private)
+        unit_box.change(None, [unit_box], None, js="(u) => { if (window.qaSetUrl) window.qaSetUrl(u); }")
+        demo.load(None, None, None, js=JS)
+        demo.load(on_load, [script], [reading, unit_box, tabs], **private)
         gr.api(ask, api_name="ask")
     return demo
 
 
+#: Largest request body the chat's own routes read; /api has its own, smaller cap (qa.api).
+MAX_BODY_BYTES = 256 * 1024
+#: The app has no file input: Gradio's upload route refuses anything bigger than this.
+MAX_FILE_SIZE = "1kb"
+
+
+def check_address(host: str, port: int) -> None:
+    """ConfigError (one line) for a port out of range, an unknown host or an address in use,
+    before the index is loaded or Gradio starts."""
+    import errno
+    import socket
+
+    if not 1 <= int(port) <= 65535:
+        raise ConfigError(f"port must be from 1 to 65535, not {port}")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise ConfigError(f"cannot bind to host {host!r}: {exc}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does: TIME_WAIT is not "busy"
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise ConfigError(f"port {port} on {host} is in use: stop what holds it or pick another with --port") from None
+            raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
 def serve(settings: Settings, *, retriever: "Retriever | None" = None, block: bool = True) -> "gr.Blocks":
-    """Load the retriever once, then start the app on ``settings.host:settings.port``."""
+    """Load the retriever once, then start the chat on ``settings.host:settings.port`` with the
+    JSON API (qa.api) mounted at ``/api`` on the same server."""
+    check_address(settings.host, settings.port)
+    from .answering.pipeline import check_k
+
+    check_k(settings.k, settings)  # the default k every door falls back on
     started = time.perf_counter()
     if retriever is None:
         from .answering.pipeline import Retriever
 
         retriever = Retriever.load(settings=settings)
+    from starlette.middleware import Middleware
+    from starlette.routing import Mount
+
+    from .api import BodyLimit, build_api  # the program door, served beside the chat
+
     demo = build_app(retriever)
-    log.info("retriever loaded and app built in %.1f s; serving http://%s:%d", time.perf_counter() - started, settings.host, settings.port)
+    log.info("retriever loaded and app built in %.1f s; serving http://%s:%d (JSON API at /api/docs)",
+             time.perf_counter() - started, settings.host, settings.port)
     demo.queue(default_concurrency_limit=4)
-    demo.launch(
-        server_name=settings.host,
-        server_port=settings.port,
-        prevent_thread_lock=not block,
-        css=CSS,
-        quiet=not block,
-        footer_links=["api"],
-    )
+    try:
+        demo.launch(
+            server_name=settings.host,
+            server_port=settings.port,
+            prevent_thread_lock=not block,
+            css=CSS,
+            quiet=not block,
+            footer_links=["api"],
+            max_file_size=MAX_FILE_SIZE,
+            state_session_capacity=MAX_SESSIONS,
+            # Routes given to the app's constructor come before Gradio's own; /api has its own limit.
+            app_kwargs={"routes": [Mount("/api", app=build_api(retriever))],
+                        "middleware": [Middleware(BodyLimit, limit=MAX_BODY_BYTES, skip=("/api/",))]},
+        )
+    except OSError as exc:  # e.g. the port was taken between the check and the launch
+        raise ConfigError(f"cannot serve on {settings.host}:{settings.port}: {exc}") from None
     return demo
 
 
@@ -166,7 +377,7 @@ def main(argv: list[str] | None = None) -> int:
     """``python app.py``: flags override QA_* variables, which override the defaults."""
     parser = argparse.ArgumentParser(prog="app.py", description="Start the Yili QA chat (Gradio).")
     parser.add_argument("--host", help="bind address (QA_HOST, default 127.0.0.1)")
-    parser.add_argument("--port", type=int, help="port (QA_PORT, default 7860)")
+    parser.add_argument("--port", type=int, help="port, 1–65535 (QA_PORT, default 7860)")
     parser.add_argument("--index-dir", help="index directory (QA_INDEX_DIR)")
     parser.add_argument("--model", help="encoder (QA_MODEL)")
     parser.add_argument("-k", type=int, dest="k", help="units per answer (QA_K)")
@@ -183,4 +394,4 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["EXAMPLES", "ChatService", "Turn", "build_app", "main", "serve"]
+__all__ = ["EXAMPLES", "ChatService", "Turn", "build_app", "check_address", "main", "serve"]

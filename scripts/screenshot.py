@@ -1,10 +1,11 @@
-"""Take the README's screenshot: start the app on a free port, ask 「賓為什麼說旨？」 in headless
-Chromium, and save docs/screenshot.png (or the path given).
+"""Take the README's screenshots: start the app on a free port, ask 「賓為什麼說旨？」 in headless
+Chromium at 1366×768 and 390×844, and open the reading view of the answering unit.
 
-    python scripts/screenshot.py [OUT.png]
+    python scripts/screenshot.py [OUT_DIR]      # default docs/
 
-Needs Debian's chromium and fonts-noto-cjk (`apt-get install -y chromium fonts-noto-cjk`);
-never `playwright install`. Uses the index of the current settings (QA_INDEX_DIR ...).
+Writes answer-1366.png, answer-390.png, reading-1366.png and reading-390.png. Needs Debian's
+chromium and fonts-noto-cjk (`apt-get install -y chromium fonts-noto-cjk`); never
+`playwright install`. Uses the index of the current settings (QA_INDEX_DIR ...).
 """
 
 from __future__ import annotations
@@ -19,15 +20,27 @@ from qa.settings import PROJECT_ROOT, Settings
 from qa.webapp import serve
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SIZES = {"1366": {"width": 1366, "height": 768}, "390": {"width": 390, "height": 844}}
+QUESTION = "賓為什麼說旨？"
+UNIT = "zhushu.xiangyin.038"
 
 
-#: scroll only the chat's own scroll box so the question is at its top (the page stays put)
-_SCROLL_CHAT_TO = """e => {
-  let p = e.parentElement;
-  while (p && p.scrollHeight <= p.clientHeight + 1) p = p.parentElement;
-  if (p) p.scrollTop += e.getBoundingClientRect().top - p.getBoundingClientRect().top - 48;
-  window.scrollTo(0, 0);
-}"""
+def shoot(browser, url: str, out: Path, name: str, size: dict) -> None:
+    mobile = size["width"] < 600
+    page = browser.new_page(viewport=size, device_scale_factor=1, is_mobile=mobile, has_touch=mobile)
+    page.goto(url, wait_until="load")
+    box = page.locator("#qa-input textarea")
+    box.wait_for(timeout=30_000)
+    box.fill(QUESTION)
+    page.click("#qa-send")
+    page.locator("#qa-chat .qa-reply.qa-turn-1 .qa-ev").first.wait_for(timeout=60_000)
+    page.wait_for_timeout(600)
+    page.screenshot(path=str(out / f"answer-{name}.png"))
+    page.goto(f"{url}?unit={UNIT}", wait_until="load")
+    page.locator("#qa-reading .qa-read summary.qa-head", has_text=UNIT).wait_for(timeout=30_000)
+    page.wait_for_timeout(400)
+    page.screenshot(path=str(out / f"reading-{name}.png"))
+    page.close()
 
 
 def main(out: Path) -> None:
@@ -35,25 +48,20 @@ def main(out: Path) -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     demo = serve(Settings.from_env(host="127.0.0.1", port=port), block=False)
+    out.mkdir(parents=True, exist_ok=True)
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS)
-            page = browser.new_page(viewport={"width": 1200, "height": 1150}, device_scale_factor=1)
-            page.goto(f"http://127.0.0.1:{port}/")
-            page.locator("#qa-input textarea").fill("賓為什麼說旨？")
-            page.click("#qa-send")
-            page.locator("#qa-chat .qa-answer").first.wait_for(timeout=60_000)
-            page.wait_for_timeout(800)
-            # show the question, the cited answer and the first cards
-            page.locator("#qa-chat .qa-user").first.evaluate(_SCROLL_CHAT_TO)
-            page.wait_for_timeout(300)
-            out.parent.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(out))
-            browser.close()
+            try:
+                for name, size in SIZES.items():
+                    shoot(browser, f"http://127.0.0.1:{port}/", out, name, size)
+            finally:
+                browser.close()
     finally:
         demo.close()
-    print(out)
+    for name in SIZES:
+        print(out / f"answer-{name}.png", out / f"reading-{name}.png")
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else PROJECT_ROOT / "docs" / "screenshot.png")
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else PROJECT_ROOT / "docs")

@@ -1,8 +1,21 @@
-"""Shared fixtures: settings and retrievers over a small real-text excerpt and over the real corpus."""
+"""Shared fixtures and helpers: settings and retrievers over the fixture corpora and the real corpus.
+
+Fixture corpora (``tests/data``):
+
+- ``retrieval/`` (RETRIEVAL_SEEDS): excerpts of two real seed files (鄉飲酒禮 around 告旨, the
+  opening of 仪礼析疑·燕禮); ``mini_retriever`` is built over it with the hashing encoder.
+- ``mini/`` (MINI_SEEDS): a hand-made file in each of the four seed formats, for the parsers;
+  ``mini_corpus_retriever`` is built over it.
+- ``copy_real_seeds(dir, names)``: some of the real seed files with their catalog entries.
+"""
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
+import socket
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -17,6 +30,29 @@ DATA = Path(__file__).parent / "data"
 #: Excerpts of two real seed files (鄉飲酒禮 around 告旨, the opening of 仪礼析疑·燕禮) with a catalog.
 RETRIEVAL_SEEDS = DATA / "retrieval"
 REAL_SEEDS = PROJECT_ROOT / "seeds"
+#: A hand-made file in each of the four seed formats.
+MINI_SEEDS = DATA / "mini"
+#: Two small real seed files (燕禮), so a rebuild takes a second or two.
+SMALL_REAL_SEED_NAMES = ("001_5405e21dc12de2db.txt", "002_3cbadc02700f2718.txt")
+
+
+def copy_real_seeds(directory: Path, names: tuple[str, ...] = SMALL_REAL_SEED_NAMES) -> Path:
+    """Copy ``names`` from seeds/ with their own catalog entries into ``directory``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    catalog = tomllib.loads((REAL_SEEDS / "catalog.toml").read_text(encoding="utf-8"))
+    lines: list[str] = []
+    for e in (e for e in catalog["file"] if e["name"] in names):
+        shutil.copy(REAL_SEEDS / e["name"], directory / e["name"])
+        lines += ["[[file]]", *(f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in e.items()), ""]
+    (directory / "catalog.toml").write_text("\n".join(lines), encoding="utf-8")
+    return directory
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def make_settings(index_dir: Path, *, seeds_dir: Path = RETRIEVAL_SEEDS, model: str = "hashing", **more) -> Settings:
@@ -35,6 +71,14 @@ def mini_retriever(mini_settings):
     from qa import Retriever
 
     return Retriever.load(settings=mini_settings)
+
+
+@pytest.fixture(scope="session")
+def mini_corpus_retriever(tmp_path_factory):
+    """Hybrid retriever over the hand-made mini corpus (all four formats) with the hashing encoder."""
+    from qa import Retriever
+
+    return Retriever.load(settings=make_settings(tmp_path_factory.mktemp("minicorpus") / "index", seeds_dir=MINI_SEEDS))
 
 
 @pytest.fixture(scope="session")

@@ -57,6 +57,8 @@ def imported_modules(path: Path) -> list[tuple[int, str]]:
             if target == "qa" or target.startswith("qa."):
                 # `from qa.x import y` may import a submodule y: judge the deepest real module
                 for alias in node.names:
+                    if target == "qa" and alias.name == "__version__":
+                        continue  # the version string: a constant, not a layer
                     sub = f"{target}.{alias.name}"
                     deep = (QA.parent / sub.replace(".", "/")).with_suffix(".py").exists() or (QA.parent / sub.replace(".", "/")).is_dir()
                     out.append((node.lineno, sub if deep else target))

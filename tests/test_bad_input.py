@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
 
+from conftest import copy_real_seeds
 from qa.errors import QAError, QueryError
 from qa.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
-SEED_NAMES = ("001_5405e21dc12de2db.txt", "002_3cbadc02700f2718.txt")
 
 #: name → what a user (or a broken program) might send
 BAD: dict[str, str] = {
@@ -40,21 +38,10 @@ NOTHING = {"empty", "whitespace", "nul_only"}
 NOISE = {"emoji", "noise"}
 
 
-def write_seeds(directory: Path) -> Path:
-    directory.mkdir(parents=True, exist_ok=True)
-    catalog = tomllib.loads((ROOT / "seeds" / "catalog.toml").read_text(encoding="utf-8"))
-    lines = []
-    for e in (e for e in catalog["file"] if e["name"] in SEED_NAMES):
-        shutil.copy(ROOT / "seeds" / e["name"], directory / e["name"])
-        lines += ["[[file]]", *(f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in e.items()), ""]
-    (directory / "catalog.toml").write_text("\n".join(lines), encoding="utf-8")
-    return directory
-
-
 @pytest.fixture(scope="module")
 def settings(tmp_path_factory) -> Settings:
     base = tmp_path_factory.mktemp("bad-input")
-    return Settings.from_env({}, seeds_dir=write_seeds(base / "seeds"), index_dir=base / "index", model="hashing")
+    return Settings.from_env({}, seeds_dir=copy_real_seeds(base / "seeds"), index_dir=base / "index", model="hashing")
 
 
 @pytest.fixture(scope="module")
@@ -210,14 +197,17 @@ def test_batch_txt_one_row_per_line(retriever, tmp_path):
     lines = [_line_safe(v).encode("utf-8", "surrogatepass") for _, v in sorted(BAD.items())] + BAD_BYTES + ["賓為什麼說旨？".encode()]
     rows, out = _batch(retriever, tmp_path, "q.txt", b"\n".join(lines) + b"\n")
     got = _jsonl(out)
-    assert len(got) == len(lines) == len(rows)
+    blank = [n for n, line in enumerate(lines, 1) if not line.decode("utf-8", "replace").strip()]  # skipped and counted, never answered
+    assert len(got) == len(lines) - len(blank) == len(rows)
     assert [g["id"] for g in got] == [r.id for r in rows]
+    assert not {str(n) for n in blank} & {g["id"] for g in got}
     for g in got:
         assert g["error"] or g["answer"].strip()
         assert g["error"] is None or one_line(g["error"])
     assert got[-1]["error"] is None and got[-1]["hits"]
+    by_id = {g["id"]: g for g in got}
     for bad in range(len(lines) - 1 - len(BAD_BYTES), len(lines) - 1):
-        assert got[bad]["error"], f"undecodable line {bad + 1} was not flagged"
+        assert by_id[str(bad + 1)]["error"], f"undecodable line {bad + 1} was not flagged"
 
 
 def test_batch_jsonl_and_csv_keep_every_row(retriever, tmp_path):
@@ -244,7 +234,7 @@ def test_batch_jsonl_and_csv_keep_every_row(retriever, tmp_path):
         w.writerow([k, v.replace("\x00", "")])  # the csv module cannot carry NUL
     data = buf.getvalue().encode("utf-8", "surrogatepass") + b"raw," + BAD_BYTES[1] + b"\n"
     rows, out = _batch(retriever, tmp_path, "q.csv", data, ".csv")
-    with open(out, encoding="utf-8", newline="") as fh:
+    with open(out, encoding="utf-8-sig", newline="") as fh:
         got = list(csv.DictReader(fh))
     assert len(got) == len(rows) == len(items) + 1
     assert [g["id"] for g in got] == [k for k, _ in items] + ["raw"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from qa.indexing.dense import IVF_NPROBE, DenseIndex, brute_force, ivf_nlist
+from qa.indexing.dense import BLAS_THRESHOLD, IVF_NPROBE, DenseIndex, _faiss, brute_force, ivf_nlist
 from qa.indexing.encoders.base import l2_normalize
 from qa.errors import IndexStoreError
 
@@ -88,6 +88,21 @@ def test_small_batches_search_on_one_thread_and_restore_the_setting():
     index.search(np.repeat(VECTORS, 4, axis=0), 2)  # 20 queries: FAISS's own threading
     assert seen == [1, before]
     assert faiss.omp_get_max_threads() == before
+
+
+@pytest.mark.parametrize("ann_threshold", [10**9, 1])  # flat, IVF
+def test_batched_search_takes_the_matrix_product_path_and_gives_the_per_query_ids(ann_threshold):
+    faiss = _faiss()
+    assert faiss.cvar.distance_compute_blas_threshold == BLAS_THRESHOLD <= 20
+    rng = np.random.default_rng(3)
+    index = DenseIndex.build(l2_normalize(rng.normal(size=(4000, 32))), ann_threshold=ann_threshold, nprobe=8)
+    queries = l2_normalize(rng.normal(size=(48, 32)))  # ≥ BLAS_THRESHOLD: one sgemm for the batch
+    scores, ids = index.search(queries, 20)
+    one = [index.search(q[None, :], 20) for q in queries]  # one at a time: the per-query path
+    assert ids.tolist() == [i[0].tolist() for _, i in one]
+    assert np.allclose(scores, np.vstack([s for s, _ in one]), atol=1e-5)
+    if ann_threshold > 1:
+        assert ids.tolist() == brute_force(index.vectors(), queries, 20)[1].tolist()
 
 
 def test_short_index_pads_results():

@@ -133,27 +133,15 @@ def test_analyze_gives_a_query_or_a_clear_error(text: str, max_chars: int) -> No
     assert all(e == normalize(e) for e in q.expansions)
 
 
-@pytest.fixture(scope="module")
-def mini_retriever(tmp_path_factory):
-    """A real index over the mini corpus with the deterministic hashing encoder."""
-    from qa import Retriever
-    from qa.settings import Settings
-
-    settings_ = Settings.from_env(
-        {}, seeds_dir=Path(__file__).parent / "data" / "mini", index_dir=tmp_path_factory.mktemp("idx"), model="hashing"
-    )
-    return Retriever.load(settings=settings_)
-
-
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(text=any_text | seedish_text)
-def test_search_answers_anything_or_says_why(mini_retriever, text: str) -> None:
+def test_search_answers_anything_or_says_why(mini_corpus_retriever, text: str) -> None:
     try:
-        hits = mini_retriever.search(text, k=3)
+        hits = mini_corpus_retriever.search(text, k=3)
     except QueryError as exc:
         assert str(exc) and "\n" not in str(exc)
         return
     assert len(hits) <= 3
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
-    ids = {u.id for u in mini_retriever.units}
+    ids = {u.id for u in mini_corpus_retriever.units}
     assert all(h.unit.id in ids for h in hits)

@@ -11,33 +11,18 @@ import os
 import shutil
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
 
+from conftest import SMALL_REAL_SEED_NAMES, copy_real_seeds
 from qa.errors import IndexStoreError, QAError
 from qa.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Two small real seed files (燕禮), so a rebuild takes a second or two.
-SEED_NAMES = ("001_5405e21dc12de2db.txt", "002_3cbadc02700f2718.txt")
+SEED_NAMES = SMALL_REAL_SEED_NAMES
 PROBE = "公降一等揖賓"  # a 經 phrase of 燕禮 every build must still find
-
-
-def write_seeds(directory: Path, names=SEED_NAMES) -> Path:
-    """Copy ``names`` from seeds/ with their own catalog entries into ``directory``."""
-    directory.mkdir(parents=True, exist_ok=True)
-    catalog = tomllib.loads((ROOT / "seeds" / "catalog.toml").read_text(encoding="utf-8"))
-    entries = [e for e in catalog["file"] if e["name"] in names]
-    lines = []
-    for e in entries:
-        shutil.copy(ROOT / "seeds" / e["name"], directory / e["name"])
-        lines.append("[[file]]")
-        lines += [f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in e.items()]
-        lines.append("")
-    (directory / "catalog.toml").write_text("\n".join(lines), encoding="utf-8")
-    return directory
 
 
 def make_settings(seeds: Path, index: Path, **kw) -> Settings:
@@ -48,11 +33,12 @@ def make_settings(seeds: Path, index: Path, **kw) -> Settings:
 def built(tmp_path_factory) -> tuple[Path, Path]:
     """(seeds dir, a freshly built index dir) shared read-only by the tests; each test copies the index."""
     from qa.indexing.store import build_index
+    from qa.retrieval.confidence import calibrate
 
     base = tmp_path_factory.mktemp("reliability")
-    seeds = write_seeds(base / "seeds")
+    seeds = copy_real_seeds(base / "seeds")
     index = base / "index"
-    build_index(make_settings(seeds, index))
+    build_index(make_settings(seeds, index), calibrate=calibrate)
     return seeds, index
 
 

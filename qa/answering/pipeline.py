@@ -16,6 +16,8 @@ from ..errors import QAError, QueryError
 from ..retrieval.query import Query, analyze
 from ..retrieval.retriever import HybridRetriever
 from .compose import Answer, SourceLines, compose_answer
+from .filters import UnitFilter, check_filters, known_rites
+from .inputs import door_history, door_question
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..corpus.context import CorpusContext
@@ -59,6 +61,7 @@ class Retriever(HybridRetriever):
         super().__init__(data, settings)
         self._locate: SourceLines | None = None
         self._locate_tried = False
+        self.rite_names = known_rites(self.units)  # accepted rite names → rite id, for filters
         self._context: "CorpusContext | None" = None
 
     @property
@@ -132,14 +135,25 @@ class Retriever(HybridRetriever):
             earlier.append(turn)
         return tuple(texts)
 
-    def _answer(self, question: str, k: int, history: Sequence[HistoryItem]) -> Answer:
+    def _answer(self, question: str, k: int, history: Sequence[HistoryItem], only: UnitFilter | None = None) -> Answer:
         from .companion import structural_answer
 
         query = analyze(question, max_chars=self.settings.max_query_chars, history=self._history_texts(history))
         answer = structural_answer(
             query, self.context, k=k, search=self.search, previous=lambda: self._previous(history), locate=self.locate
         )
-        return self._enrich(answer or compose_answer(query, self.search(query, k), locate=self.locate))
+        if answer is not None and only and not all(only(self.unit(e.unit_id)) for e in answer.evidence):
+            answer = None  # an answer from the outline or both rites that the filters would not show
+        if answer is not None:
+            return self._enrich(answer)
+        if not only:
+            return self._enrich(compose_answer(query, self.search(query, k), locate=self.locate))
+        # No filter inside the indexes: search deeper, keep the units that pass, cut to k; all
+        # fused units when the filter is narrow (the fused list is bounded by the fusion depth).
+        hits = [h for h in self.search(query, k * 4) if only(h.unit)]
+        if len(hits) < k:
+            hits = [h for h in self.search(query, len(self.units)) if only(h.unit)]
+        return self._enrich(compose_answer(query, hits[:k], locate=self.locate))
 
     def _previous(self, history: Sequence[HistoryItem]) -> Answer | None:
         """The answer the last turn got (answered again when the turn is a bare question)."""
@@ -160,11 +174,16 @@ class Retriever(HybridRetriever):
 
         return enrich(answer, self.context, lambda lang: self.coverage_statement(lang).split("\n", 1)[0])
 
-    def ask(self, question: str, *, k: int | None = None, history: Sequence[HistoryItem] = ()) -> Answer:
-        """Answer one question (a follow-up of ``history``, oldest first). QueryError for a bad question or k."""
+    def ask(self, question: str, *, k: int | None = None, history: Sequence[HistoryItem] = (),
+            rites: Sequence[str] = (), layers: Sequence[str] = ()) -> Answer:
+        """Answer one question (a follow-up of ``history``, oldest first), hits only from ``rites``
+        (ids or names) and units having one of ``layers`` when given. QueryError for a bad
+        question, k, rite or layer."""
         k = check_k(k, self.settings)
-        turns = list(history)[-self.settings.history_turns :] if self.settings.history_turns else []
-        return self._answer(question, k, turns)
+        only = check_filters(rites, layers, self.rite_names)
+        # bounded and valid before the analyzer walks them (qa.answering.inputs)
+        question = door_question(question, self.settings)
+        return self._answer(question, k, door_history(history, self.settings), only)
 
     def batch_ask(self, questions: Sequence[str], *, k: int | None = None) -> list[Answer | QAError]:
         """Answer many independent questions, searched together; a bad question gives its QAError in place."""
@@ -173,7 +192,7 @@ class Retriever(HybridRetriever):
         queries: dict[int, Query] = {}
         for i, question in enumerate(questions):
             try:
-                queries[i] = analyze(question, max_chars=self.settings.max_query_chars)
+                queries[i] = analyze(door_question(question, self.settings), max_chars=self.settings.max_query_chars)
             except QAError as exc:
                 out[i] = exc
         from .companion import structural_answer

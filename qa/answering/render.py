@@ -4,61 +4,42 @@ terms highlighted in the source's own characters and an optional 繁/简 display
 Highlights are found on normalized text and mapped back to original characters with
 :func:`qa.normalize.normalize_with_map`. Every piece of text, from the corpus or from the
 user, is HTML-escaped here; nothing a user typed ever reaches the page as markup.
+
+The 繁 display converts only sources written in simplified script (:attr:`Display.simplified`,
+from the catalog's ``script``); a traditional source is never rewritten by a display option
+(OpenCC s2t would turn its 云 into 雲, 于 into 於, 后 into 後).
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Collection, Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from .compose import Answer, Evidence, QueryTerms
+from .display import (
+    COMMON_SHARE,
+    LAYER_CHOICES,
+    SCRIPTS,
+    Display,
+    Script,
+    as_display,
+    common_chars,
+    simplified_sources,
+)
+from .page import CSS
+from .plaintext import answer_plain, citation_text
 from ..text.normalize import normalize_with_map
 from ..corpus.units import LemmaUnit
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..retrieval.retriever import Hit
 
-Script = Literal["original", "hant", "hans"]
-#: Display choices of the 繁/简 toggle: label → script.
-SCRIPTS: dict[str, Script] = {"原文": "original", "繁體": "hant", "简体": "hans"}
-
 _ANSI_MARK = ("\x1b[1;33m", "\x1b[0m")
 _ANSI_LABEL = ("\x1b[1;36m", "\x1b[0m")
 _ANSI_DIM = ("\x1b[2m", "\x1b[0m")
-
-#: Styles for the cards (passed to the Gradio app's ``css``).
-CSS = """
-.qa-answer { border-left: 4px solid #b45309; padding: 6px 10px; margin: 4px 0 10px; background: #fffbeb; }
-.qa-answer ol { margin: 0; padding-left: 1.4em; }
-.qa-answer li { margin: 3px 0; }
-.qa-ev { font-size: 1.05em; }
-.qa-cite { display: block; color: #57534e; font-size: 0.82em; }
-.qa-notfound { border-left-color: #6b7280; background: #f3f4f6; }
-.qa-nearest { color: #6b7280; font-size: 0.9em; margin: 8px 0 4px; }
-.qa-card { border: 1px solid #d6d3d1; border-radius: 8px; margin: 8px 0; padding: 8px 10px; background: #fff; }
-.qa-head { font-size: 0.82em; color: #57534e; margin-bottom: 4px; }
-.qa-id { font-family: monospace; background: #f5f5f4; padding: 0 4px; border-radius: 3px; }
-.qa-row { display: flex; gap: 12px; flex-wrap: wrap; }
-.qa-main { flex: 3 1 320px; min-width: 0; }
-.qa-side { flex: 2 1 220px; border-left: 3px solid #7c3aed; padding-left: 8px; background: #faf5ff; }
-.qa-layer { margin: 4px 0; line-height: 1.7; }
-.qa-label { display: inline-block; font-weight: bold; font-size: 0.8em; border-radius: 3px; padding: 0 5px; margin-right: 6px; color: #fff; }
-.qa-jing { font-size: 1.2em; font-weight: 600; color: #1c1917; }
-.qa-jing .qa-label { background: #991b1b; }
-.qa-zhu { color: #1e3a8a; }
-.qa-zhu .qa-label { background: #1d4ed8; }
-.qa-shu { color: #365314; font-size: 0.95em; }
-.qa-shu .qa-label { background: #4d7c0f; }
-.qa-shu summary { cursor: pointer; }
-.qa-shu-head { color: #78716c; }
-.qa-xiyi { color: #4c1d95; }
-.qa-xiyi .qa-label { background: #6d28d9; }
-.qa-notes { color: #78716c; font-size: 0.85em; }
-.qa-card mark, .qa-answer mark { background: #fde68a; color: inherit; padding: 0; }
-.qa-user { white-space: pre-wrap; }
-"""
 
 
 # ---------------------------------------------------------------- text pieces
@@ -72,17 +53,20 @@ def _converter(config: str):
 
 
 def convert_script(text: str, script: Script) -> str:
-    """``text`` for display in ``script``: unchanged for "original", else OpenCC s2t / t2s."""
+    """``text`` converted to ``script``: unchanged for "original", else OpenCC s2t / t2s.
+
+    Callers decide whether a source may be converted (:meth:`Display.script_for`)."""
     if script == "original" or not text:
         return text
     return _converter("s2t" if script == "hant" else "t2s").convert(text)
 
 
-def highlight_spans(text: str, terms: QueryTerms) -> list[tuple[int, int]]:
+def highlight_spans(text: str, terms: QueryTerms, common: Collection[str] = frozenset()) -> list[tuple[int, int]]:
     """Spans of ``text`` (original characters) matching the question's terms.
 
-    A phrase or bigram of the question marks every character it covers; a single
-    content character of the question marks itself."""
+    A phrase or bigram of the question marks every character it covers; a single character
+    of the question marks itself only when it is not one of the ``common`` characters (人, 主,
+    有 ... would light up every line) or is all the question asks."""
     norm, pos = normalize_with_map(text)
     marked = [False] * len(norm)
     for term in (*terms.phrases, *terms.bigrams):
@@ -93,8 +77,11 @@ def highlight_spans(text: str, terms: QueryTerms) -> list[tuple[int, int]]:
             for k in range(at, at + len(term)):
                 marked[k] = True
             at = norm.find(term, at + 1)
+    singles = {c for c in terms.chars if c not in common}
+    if len(terms.phrases) == 1 and len(terms.phrases[0]) == 1:
+        singles.add(terms.phrases[0])  # the question is that one character: show it, common or not
     for k, ch in enumerate(norm):
-        if ch in terms.chars:
+        if ch in singles:
             marked[k] = True
     spans: list[tuple[int, int]] = []
     for k, on in enumerate(marked):
@@ -109,9 +96,11 @@ def highlight_spans(text: str, terms: QueryTerms) -> list[tuple[int, int]]:
     return spans
 
 
-def segments(text: str, terms: QueryTerms | None, script: Script = "original") -> list[tuple[str, bool]]:
+def segments(
+    text: str, terms: QueryTerms | None, script: Script = "original", common: Collection[str] = frozenset()
+) -> list[tuple[str, bool]]:
     """``text`` cut into (piece, highlighted) runs, each converted for display."""
-    spans = highlight_spans(text, terms) if terms else []
+    spans = highlight_spans(text, terms, common) if terms else []
     out: list[tuple[str, bool]] = []
     at = 0
     for s, e in spans:
@@ -124,10 +113,12 @@ def segments(text: str, terms: QueryTerms | None, script: Script = "original") -
     return [(convert_script(piece, script), on) for piece, on in out]
 
 
-def text_html(text: str, terms: QueryTerms | None, script: Script = "original") -> str:
+def text_html(
+    text: str, terms: QueryTerms | None, script: Script = "original", common: Collection[str] = frozenset()
+) -> str:
     """Escaped HTML of ``text`` with matches in <mark>."""
     return "".join(
-        f"<mark>{html.escape(p)}</mark>" if on else html.escape(p) for p, on in segments(text, terms, script)
+        f"<mark>{html.escape(p)}</mark>" if on else html.escape(p) for p, on in segments(text, terms, script, common)
     )
 
 
@@ -152,76 +143,135 @@ def _span(unit: LemmaUnit) -> str:
     return f"{first}" if first == last else f"{first}–{last}"
 
 
-def evidence_html(e: Evidence, terms: QueryTerms | None, script: Script) -> str:
+def _attr(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+def unit_link(unit_id: str, label: str | None = None) -> str:
+    """A unit id as a link to the reading view (``?unit=…``, a stable address)."""
     return (
-        f'<li><span class="qa-ev">{text_html(e.text, terms, script)}</span>'
-        f'<span class="qa-cite">{html.escape(e.citation())}</span></li>'
+        f'<a class="qa-unit-link" href="?unit={_attr(unit_id)}" target="_blank"'
+        f' title="閱讀 read in its chapter">{html.escape(label or unit_id)}</a>'
     )
 
 
-def _layers_html(unit: LemmaUnit, terms: QueryTerms | None, script: Script, open_shu: bool) -> str:
-    parts = [f'<div class="qa-layer qa-jing"><span class="qa-label">經</span>{text_html(unit.jing, terms, script)}</div>']
-    if unit.zhu:
-        parts.append(f'<div class="qa-layer qa-zhu"><span class="qa-label">注</span>{text_html(unit.zhu, terms, script)}</div>')
-    if unit.shu:
+def key_class(key: str) -> str:
+    """A <details>' key as a class (the chat's sanitizer drops data-* attributes): ``qa-k-…``."""
+    return "qa-k-" + re.sub(r"[^A-Za-z0-9_-]", "_", key)
+
+
+def copy_button(text: str, label: str, cls: str = "") -> str:
+    """A button the page's script copies ``text`` (plain text, kept in a hidden child: the
+    chat's sanitizer drops data-* attributes) from; the label shows what it copies."""
+    classes = f"qa-copy {cls}".strip()
+    return (
+        f'<button type="button" class="{classes}"><span class="qa-copy-label">{html.escape(label)}</span>'
+        f'<span class="qa-copy-src">{html.escape(text)}</span></button>'
+    )
+
+
+def evidence_html(e: Evidence, terms: QueryTerms | None, display: "Display | Script") -> str:
+    d = as_display(display)
+    cite = d.cite(e) if d.cite else None
+    first, last = e.lines
+    span = f"{first}" if first == last else f"{first}–{last}"
+    return (
+        f'<li><span class="qa-ev">{text_html(e.text, terms, d.script_for(e.source), d.common)}</span>'
+        f'<span class="qa-cite"><span class="qa-where">{html.escape(f"{e.work}·{e.rite}·")}</span>'
+        f'{html.escape(e.label)}·{unit_link(e.unit_id)}<span class="qa-src">{html.escape(f"（{e.source}:{span}）")}</span>'
+        f'{copy_button(citation_text(e, cite), "複製引文", "qa-copy-cite")}</span></li>'
+    )
+
+
+def _shu_parts(unit: LemmaUnit):
+    """疏 parts with text: a header-only part (the file ends after a header) is not shown or counted."""
+    return [p for p in unit.shu if p.text.strip()]
+
+
+def _layers_html(
+    unit: LemmaUnit, terms: QueryTerms | None, d: Display, open_shu: bool, key: str = ""
+) -> str:
+    script = d.script_for(unit.source)
+
+    def text(t: str) -> str:
+        return text_html(t, terms, script, d.common)
+
+    parts = [f'<div class="qa-layer qa-jing"><span class="qa-label">經</span>{text(unit.jing)}</div>']
+    if unit.zhu and d.shows_layer("zhu"):
+        parts.append(f'<div class="qa-layer qa-zhu"><span class="qa-label">注</span>{text(unit.zhu)}</div>')
+    shu = _shu_parts(unit)
+    if shu and d.shows_layer("shu"):
         body = "".join(
-            f'<p><span class="qa-shu-head">{html.escape(convert_script(p.header, script))}</span>'
-            f"{text_html(p.text, terms, script)}</p>"
-            for p in unit.shu
+            f'<p><span class="qa-shu-head">{html.escape(convert_script(p.header, script))}</span>{text(p.text)}</p>'
+            for p in shu
         )
-        summary = f'<span class="qa-label">疏</span>賈公彥疏（{len(unit.shu)}）'
-        parts.append(f'<details class="qa-layer qa-shu"{" open" if open_shu else ""}><summary>{summary}</summary>{body}</details>')
-    if unit.xiyi:
-        parts.append(f'<div class="qa-layer qa-xiyi"><span class="qa-label">析疑</span>{text_html(unit.xiyi, terms, script)}</div>')
+        summary = f'<span class="qa-label">疏</span>賈公彥疏（{len(shu)}）'
+        kc = f" {key_class(key + ':shu')}" if key else ""
+        parts.append(
+            f'<details class="qa-layer qa-shu{kc}"{" open" if open_shu else ""}><summary>{summary}</summary>{body}</details>'
+        )
+    if unit.xiyi and d.shows_layer("xiyi"):
+        parts.append(f'<div class="qa-layer qa-xiyi"><span class="qa-label">析疑</span>{text(unit.xiyi)}</div>')
     for note in unit.notes:
-        parts.append(f'<div class="qa-layer qa-notes">【{text_html(note, terms, script)}】</div>')
+        parts.append(f'<div class="qa-layer qa-notes">【{text(note)}】</div>')
+    if d.corrections:
+        for c in d.corrections(unit):
+            parts.append(f'<div class="qa-layer qa-corr">校 {html.escape(c)}</div>')
     return "".join(parts)
 
 
-def _head_html(unit: LemmaUnit, rank: int | None, score: float | None, extra: str = "") -> str:
-    bits = [f'<code class="qa-id">{html.escape(unit.id)}</code>', html.escape(unit.work), html.escape(unit.rite)]
+def _head_html(unit: LemmaUnit, rank: int | None, d: Display, tag: str = "div") -> str:
+    lead = f'<span class="qa-rank">[{rank}]</span> ' if rank is not None else ""
+    bits = [unit_link(unit.id), f'<span class="qa-work"> · {html.escape(unit.work)}</span>', f" · {html.escape(unit.rite)}"]
     if unit.section == "記":
-        bits.append("記")
-    bits.append(html.escape(f"{unit.source}:{_span(unit)}"))
-    if score is not None:
-        bits.append(f"score {score:.3f}")
-    lead = f"[{rank}] " if rank is not None else ""
-    return f'<div class="qa-head">{lead}{" · ".join(bits)}{extra}</div>'
+        bits.append(" · 記")
+    stage = d.stage_of(unit) if d.stage_of else None
+    if stage:
+        bits.append(f' · <span class="qa-stage">{html.escape(stage)}</span>')
+    bits.append(f'<span class="qa-src"> · {html.escape(f"{unit.source}:{_span(unit)}")}</span>')
+    return f'<{tag} class="qa-head">{lead}{"".join(bits)}</{tag}>'
 
 
 def card_html(
-    hit: "Hit",
+    hit: "Hit | LemmaUnit",
     rank: int,
     terms: QueryTerms | None,
-    script: Script = "original",
+    display: "Display | Script" = "original",
     *,
     side: LemmaUnit | None = None,
     open_shu: bool = False,
+    key: str = "",
 ) -> str:
-    """One hit as a card: 經 prominent, 注 and 疏 (collapsible) distinct, an aligned unit beside."""
-    unit = hit.unit
-    main = _layers_html(unit, terms, script, open_shu)
+    """One hit as a collapsible card: 經 prominent, 注 and 疏 (collapsible) distinct, an aligned unit beside.
+
+    ``key`` names the card's <details> for the page script, which keeps what a reader opened
+    or closed across re-renders (a 繁/简 switch)."""
+    d = as_display(display)
+    unit = hit if isinstance(hit, LemmaUnit) else hit.unit
+    ckey = f"{key}:{unit.id}" if key else ""
+    main = _layers_html(unit, terms, d, open_shu, ckey)
     aside = ""
     if side is not None:
-        aside = (
-            f'<aside class="qa-side">{_head_html(side, None, None)}'
-            f"{_layers_html(side, terms, script, False)}</aside>"
-        )
+        aside = f'<aside class="qa-side">{_head_html(side, None, d)}{_layers_html(side, terms, d, False, ckey + ":side" if ckey else "")}</aside>'
+    kc = f" {key_class(ckey)}" if ckey else ""
     return (
-        f'<div class="qa-card" data-unit="{html.escape(unit.id)}">{_head_html(unit, rank, hit.score)}'
-        f'<div class="qa-row"><div class="qa-main">{main}</div>{aside}</div></div>'
+        f'<details class="qa-card{kc}" open>{_head_html(unit, rank, d, "summary")}'
+        f'<div class="qa-row"><div class="qa-main">{main}</div>{aside}</div></details>'
     )
 
 
 def cards_html(
     hits: Sequence["Hit"],
     terms: QueryTerms | None,
-    script: Script = "original",
+    display: "Display | Script" = "original",
     *,
     units_by_id: Mapping[str, LemmaUnit] | None = None,
     evidence: Sequence[Evidence] = (),
+    key: str = "",
 ) -> str:
-    """The hits as cards; a 析疑 unit is shown beside its aligned 注疏 unit (``related``)."""
+    """The hits as cards numbered 1, 2, 3 …; a 析疑 unit is shown beside its aligned 注疏 unit (``related``)."""
+    d = as_display(display)
+    hits = [h for h in hits if d.shows_rite(h.unit.rite)]
     units_by_id = units_by_id or {}
     hit_ids = {h.unit.id for h in hits}
     shown_beside: set[str] = set()
@@ -239,30 +289,52 @@ def cards_html(
             break
     shu_units = {e.unit_id for e in evidence if e.layer == "shu"}
     out = []
-    for rank, h in enumerate(hits, 1):
+    for h in hits:
         if h.unit.id in shown_beside and h.unit.id not in sides:
             continue
-        out.append(card_html(h, rank, terms, script, side=sides.get(h.unit.id), open_shu=h.unit.id in shu_units))
+        rank = len(out) + 1  # consecutive, whatever rides beside another card
+        out.append(card_html(h, rank, terms, d, side=sides.get(h.unit.id), open_shu=h.unit.id in shu_units, key=key))
     return "".join(out)
+
+
+def shown_evidence(answer: Answer, display: "Display | Script") -> list[Evidence]:
+    """The answer's sentences that the rite and layer filters let through."""
+    d = as_display(display)
+    return [e for e in answer.evidence if d.shows_rite(e.rite) and (d.layers is None or e.layer in d.layers)]
 
 
 def answer_html(
     answer: Answer,
     terms: QueryTerms | None,
-    script: Script = "original",
+    display: "Display | Script" = "original",
     *,
     units_by_id: Mapping[str, LemmaUnit] | None = None,
+    turn: int | None = None,
 ) -> str:
-    """The whole reply: the cited answer first, then the units as cards."""
-    if answer.found:
-        items = "".join(evidence_html(e, terms, script) for e in answer.evidence)
-        head = f'<div class="qa-answer"><ol>{items}</ol></div>'
+    """The whole reply: the cited answer first (with plain-text copy buttons), then the units as
+    collapsible cards. ``turn`` numbers the reply, for the page script that scrolls a new
+    answer's start into view and keeps open/closed state across re-renders."""
+    d = as_display(display)
+    key = f"t{turn}" if turn is not None else ""
+    evidence = shown_evidence(answer, d) if answer.found else []
+    if answer.found and evidence:
+        items = "".join(evidence_html(e, terms, d) for e in evidence)
+        tools = f'<div class="qa-tools">{copy_button(answer_plain(answer, evidence, d.cite), "複製答案 copy", "qa-copy-answer")}</div>'
+        head = f'<div class="qa-answer"><ol>{items}</ol>{tools}</div>'
+        lead = ""
+    elif answer.found:
+        head = '<div class="qa-answer qa-notfound">所選的禮與層中沒有引句 · no cited sentence in the chosen rites and layers</div>'
         lead = ""
     else:
         head = f'<div class="qa-answer qa-notfound">{html.escape(answer.text)}</div>'
         lead = '<div class="qa-nearest">最接近的段落（不一定回答此問）· nearest passages, not an answer</div>' if answer.hits else ""
-    cards = cards_html(answer.hits, terms, script, units_by_id=units_by_id, evidence=answer.evidence)
-    return head + lead + cards
+    cards = cards_html(answer.hits, terms, d, units_by_id=units_by_id, evidence=evidence, key=key)
+    n = cards.count('<details class="qa-card')
+    if cards:
+        kc = f" {key_class(key + ':cards')}" if key else ""
+        cards = f'<details class="qa-cards{kc}" open><summary>段落 {n} passages</summary>{cards}</details>'
+    turn_class = f" qa-turn-{turn}" if turn is not None else ""
+    return f'<div class="qa-reply{turn_class}">{head}{lead}{cards}</div>'
 
 
 # ---------------------------------------------------------------- terminal
@@ -275,8 +347,12 @@ def answer_terminal(
     *,
     color: bool = True,
     shu_chars: int = 300,
+    simplified: Collection[str] = frozenset(),
 ) -> str:
-    """The answer with citations, then each unit's layers labelled 經 / 注 / 疏 / 析疑."""
+    """The answer with citations, then each unit's layers labelled 經 / 注 / 疏 / 析疑.
+
+    ``script="hant"`` converts only the sources in ``simplified`` (see :func:`simplified_sources`)."""
+    d = Display(script=script, simplified=frozenset(simplified))
 
     def label(s: str) -> str:
         return f"{_ANSI_LABEL[0]}{s}{_ANSI_LABEL[1]}" if color else s
@@ -288,7 +364,7 @@ def answer_terminal(
     if answer.found:
         lines.append(label("答"))
         for n, e in enumerate(answer.evidence, 1):
-            lines.append(f"  {n}. {text_terminal(e.text, terms, script, color)}")
+            lines.append(f"  {n}. {text_terminal(e.text, terms, d.script_for(e.source), color)}")
             lines.append("     " + dim(f"—— {e.citation()}"))
     else:
         lines.append(answer.text)
@@ -297,6 +373,7 @@ def answer_terminal(
         lines.append(label("最接近的段落（不一定回答此問）" if not answer.found else "段落"))
     for rank, h in enumerate(answer.hits, 1):
         u = h.unit
+        script = d.script_for(u.source)
         lines.append("")
         lines.append(dim(f"[{rank}] {u.id}  {u.work} · {u.rite} · {u.source}:{_span(u)}  score {h.score:.3f}"))
         lines.append(f"  {label('經')}  {text_terminal(u.jing, terms, script, color)}")
@@ -312,10 +389,20 @@ def answer_terminal(
 
 
 __all__ = [
+    "COMMON_SHARE",
     "CSS",
+    "Display",
+    "LAYER_CHOICES",
     "SCRIPTS",
     "Script",
     "answer_html",
+    "as_display",
+    "common_chars",
+    "copy_button",
+    "key_class",
+    "shown_evidence",
+    "simplified_sources",
+    "unit_link",
     "answer_terminal",
     "card_html",
     "cards_html",

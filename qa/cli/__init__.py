@@ -7,6 +7,7 @@ import logging
 import os
 import sys
 from importlib import import_module
+from types import ModuleType
 
 from ..errors import QAError
 from ..settings import Settings
@@ -18,13 +19,14 @@ COMMANDS: dict[str, str] = {
     "eval": "evaluate",  # score a question file
     "ask": "ask",  # answer one question
     "batch": "batch",  # answer a file of questions
-    "serve": "serve",  # start the Gradio app
+    "serve": "serve",  # start the Gradio app (and the JSON API at /api)
+    "mcp": "mcp",  # serve ask / search / unit to an MCP client over stdio
 }
 
 log = logging.getLogger("qa")
 
 
-def build_parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     parser = argparse.ArgumentParser(prog="qa", description="Yili QA: question answering over 儀禮 and its commentaries.")
     parser.add_argument("--seeds-dir", help="seed directory with catalog.toml (QA_SEEDS_DIR)")
     parser.add_argument("--index-dir", help="index directory (QA_INDEX_DIR)")
@@ -33,7 +35,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv for debug)")
     parser.add_argument("-q", "--quiet", action="store_true", help="only errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    modules: dict[str, object] = {}
+    modules: dict[str, ModuleType] = {}
     for name, module_name in COMMANDS.items():
         module = import_module(f"{__name__}.{module_name}")
         p = sub.add_parser(name, help=(module.__doc__ or "").strip().splitlines()[0])
@@ -60,15 +62,28 @@ def main(argv: list[str] | None = None) -> int:
         )
         return int(modules[args.command].run(args, settings) or 0)
     except QAError as exc:
-        print(f"qa {args.command}: error: {exc}", file=sys.stderr)
+        _error(args.command, str(exc))
         return 2
-    except KeyboardInterrupt:
-        print(f"qa {args.command}: interrupted", file=sys.stderr)
-        return 130
     except BrokenPipeError:  # e.g. `qa units --json | head`: stop quietly
         # Python would flush stdout again at exit and print a second error; point it at devnull.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as exc:
+        # a full disk, an output under a file, an unreadable input: one line, never a traceback
+        where = f"{exc.filename}: " if exc.filename else ""
+        _error(args.command, f"{where}{exc.strerror or exc}")
+        return 2
+    except KeyboardInterrupt:
+        print(f"qa {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+def _error(command: str, message: str) -> None:
+    """One line on stderr; text that cannot be encoded (lone surrogates) is replaced, not raised."""
+    line = f"qa {command}: error: {' '.join(message.split())}\n"
+    enc = getattr(sys.stderr, "encoding", None) or "utf-8"
+    sys.stderr.write(line.encode(enc, "replace").decode(enc, "replace"))
+    sys.stderr.flush()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -24,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--script",
         choices=("original", "hant", "hans"),
         default="original",
-        help="display script: the source's own (default), 繁體 or 简体",
+        help="display script: the source's own (default), 繁體 (converts only the simplified sources) or 简体",
     )
     parser.add_argument(
         "--color",
@@ -37,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, settings: Settings) -> int:
     # Late imports keep `qa --help` and argument errors fast (no numpy, torch or FAISS).
     from ..answering.pipeline import Retriever, check_k
-    from ..answering.render import answer_terminal
+    from ..answering.render import answer_terminal, simplified_sources
     from ..retrieval.query import analyze
 
     check_k(args.k, settings)  # a bad k or question fails before the index is loaded
@@ -48,5 +48,6 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         print(json.dumps(answer.to_dict(), ensure_ascii=False, indent=2))
         return 0
     color = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
-    print(answer_terminal(answer, answer.terms, args.script, color=color))
+    simplified = simplified_sources(settings.seeds_dir) if args.script == "hant" else frozenset()
+    print(answer_terminal(answer, answer.terms, args.script, color=color, simplified=simplified))
     return 0

@@ -18,13 +18,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     from ..indexing.store import build_index, expected_manifest, read_manifest, stale_reasons
+    from ..retrieval.confidence import calibrate
 
     manifest = None if args.force else read_manifest(settings.index_dir)
-    if manifest is not None and not stale_reasons(manifest, expected_manifest(settings)):
-        print(f"index is current: {settings.index_dir} ({_summary(manifest)}); use --force to rebuild")
-        return 0
+    if manifest is not None:
+        why = stale_reasons(manifest, expected_manifest(settings, calibrate=calibrate))
+        if not why:
+            print(f"index is current: {settings.index_dir} ({_summary(manifest)}); use --force to rebuild")
+            return 0
+        print(f"index needs a rebuild: {'; '.join(why)}")
     started = time.perf_counter()
-    build_index(settings)
+    build_index(settings, calibrate=calibrate)
     manifest = read_manifest(settings.index_dir) or {}
     print(f"built {settings.index_dir} in {time.perf_counter() - started:.1f} s ({_summary(manifest)})")
     log.debug("manifest: %s", json.dumps(manifest, ensure_ascii=False))

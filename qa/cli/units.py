@@ -50,13 +50,14 @@ def write_stats(corpus: Corpus, out: TextIO) -> None:
         layers = {name: sum(1 for u in mine if getattr(u, name) if name != "shu") for name in LAYERS}
         layers["shu"] = sum(1 for u in mine if u.shu)
         layers["notes"] = sum(1 for u in mine if u.notes)
-        inferred = sum(1 for u in mine if u.boundary == "inferred")
+        n_inferred = sum(1 for u in mine if u.boundary == "inferred")
+        n_recovered = sum(1 for u in mine if u.boundary == "recovered")
         out.write(
             f"  {seed.name} ({seed.work} {seed.rite}): {len(mine)} units; "
             + " ".join(f"{s} {n}" for s, n in sorted(sections.items()))
             + "; with "
             + " ".join(f"{k} {v}" for k, v in layers.items())
-            + f"; inferred {inferred}\n"
+            + f"; inferred {n_inferred}; recovered {n_recovered}\n"
         )
     totals = Counter(u.section for u in units)
     out.write("by section: " + " ".join(f"{s} {n}" for s, n in sorted(totals.items())) + "\n")
@@ -66,6 +67,10 @@ def write_stats(corpus: Corpus, out: TextIO) -> None:
     out.write(f"inferred boundaries: {len(inferred)}\n")
     for u in inferred:
         out.write(f"  {u.id} {u.source}:{u.lines[0]}-{u.lines[1]}\n")
+    recovered = [u for u in units if u.boundary == "recovered"]
+    out.write(f"recovered (經/注 displaced into another layer's line, given a unit of their own): {len(recovered)}\n")
+    for u in recovered:
+        out.write(f"  {u.id} {u.source}:{u.lines[0]}-{u.lines[1]} 經「{u.jing}」 注「{u.zhu}」\n")
     out.write(f"warnings: {len(corpus.warnings)}\n")
     for w in corpus.warnings:
         out.write(f"  {w}\n")

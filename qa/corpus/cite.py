@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from ..text.normalize import normalize
 from .load import Corpus
-from .units import LemmaUnit, SourceSpan
+from .units import LemmaUnit, ShuPart, SourceSpan
 
 LAYERS = ("jing", "zhu", "shu", "xiyi")
 _CLAUSE = re.compile(r"[^，。；：、？！]+")
@@ -111,7 +111,7 @@ def cite(corpus: Corpus, unit_id: str, layer: str = "jing", sentence: str | None
         raise ValueError(f"unknown layer {layer!r}: one of {', '.join(LAYERS)}")
     seed = next(f for f in corpus.files if f.name == unit.source)
     if layer == "shu":
-        fields = [(f"shu.{i}.text", p.text, p) for i, p in enumerate(unit.shu) if p.text]
+        fields: list[tuple[str, str, ShuPart | None]] = [(f"shu.{i}.text", p.text, p) for i, p in enumerate(unit.shu) if p.text]
     else:
         text = getattr(unit, layer)
         fields = [(layer, text, None)] if text else []

@@ -11,13 +11,13 @@ is never changed (house style: original text is sacred).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 
 from ..errors import CorpusError
+from ..text.tables import data_dir, per_directory, read_table
 from .units import LemmaUnit, field_text, unit_fields
 
-TABLE_FILE = "data/corrections.tsv"
+TABLE_FILE = "corrections.tsv"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,26 +42,32 @@ class Correction:
     note: str
 
 
+def _rule(fields: tuple[str, ...] | list[str], name: str, no: int) -> Rule:
+    if len(fields) != 4 or not all(c.strip() for c in fields):
+        raise CorpusError("corrections: a row needs 4 tab-separated columns", path=name, line=no)
+    source, wrong, right, note = fields
+    if len(wrong) != len(right) or wrong == right:
+        raise CorpusError("corrections: the correction must differ and be as long as the wrong form", path=name, line=no)
+    return Rule(source, wrong, right, note, no)
+
+
 def parse_table(text: str, name: str = TABLE_FILE) -> tuple[Rule, ...]:
-    """The rules of a corrections table; a CorpusError naming the row if one is malformed."""
-    rules: list[Rule] = []
-    for no, line in enumerate(text.splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        cols = line.split("\t")
-        if len(cols) != 4 or not all(c.strip() for c in cols):
-            raise CorpusError("corrections: a row needs 4 tab-separated columns", path=name, line=no)
-        source, wrong, right, note = cols
-        if len(wrong) != len(right) or wrong == right:
-            raise CorpusError("corrections: the correction must differ and be as long as the wrong form", path=name, line=no)
-        rules.append(Rule(source, wrong, right, note, no))
-    return tuple(rules)
+    """The rules of a corrections table given as text; a CorpusError naming the row if one is malformed."""
+    return tuple(
+        _rule(line.split("\t"), name, no)
+        for no, line in enumerate(text.splitlines(), 1)
+        if line.strip() and not line.startswith("#")
+    )
 
 
-@lru_cache(maxsize=1)
 def load_rules() -> tuple[Rule, ...]:
-    """The shipped table."""
-    return parse_table(resources.files("qa").joinpath(TABLE_FILE).read_text(encoding="utf-8"))
+    """The table of the data directory (``qa/data/corrections.tsv``), read by :func:`qa.text.tables.read_table`."""
+    return _load_rules(data_dir())
+
+
+@per_directory
+def _load_rules(directory: Path) -> tuple[Rule, ...]:
+    return tuple(_rule(r.fields, str(r.path), r.line) for r in read_table("corrections.tsv", directory))
 
 
 def _runs(wrong: str, right: str) -> list[tuple[int, int]]:

@@ -110,7 +110,7 @@ def _segments(corpus: Corpus, rite: str) -> list[Segment]:
     span = {
         name: (partner.index(name), len(partner) - 1 - partner[::-1].index(name)) for name in zhushu_files if name in partner
     }
-    label = [None] * len(xiyi)
+    label: list[str | None] = [None] * len(xiyi)
     for name, (a, b) in span.items():
         for i in range(a, b + 1):
             label[i] = name
@@ -121,10 +121,11 @@ def _segments(corpus: Corpus, rite: str) -> list[Segment]:
         while j + 1 < len(xiyi) and label[j + 1] == label[i]:
             j += 1
         run = xiyi[i : j + 1]
-        if label[i] is None:
+        zfile = label[i]
+        if zfile is None:
             segments.append(Segment(rite, (XIYI_WORK,), (_piece(run),)))
         else:
-            z = by_file[label[i]]
+            z = by_file[zfile]
             segments.append(Segment(rite, (z[0].work, XIYI_WORK), (_piece(z), _piece(run))))
         i = j + 1
     # a 注疏 file no 析疑 lemma is aligned with: its place in the rite is not known; listed last

@@ -140,12 +140,15 @@ class ParsedFile:
     source: str
     units: tuple[LemmaUnit, ...]
     warnings: tuple[ParseWarning, ...] = ()
-    #: Characters the parser consumed as markup (headers, 【】, （）, 釋曰 stays in text),
-    #: reported per line so the no-loss test can reconstruct every line.
-    consumed: tuple[tuple[int, str], ...] = field(default=())
     #: Where every character of the file went: the spans of each line tile it exactly
     #: (see :func:`lossless_problems`), which is the no-loss proof.
     spans: tuple[SourceSpan, ...] = field(default=())
+
+
+def rite_id(unit_id: str) -> str:
+    """The rite id of a unit id (``work.rite.sequence`` → ``rite``), "" when the id has no rite part."""
+    parts = unit_id.split(".")
+    return parts[1] if len(parts) >= 3 else ""
 
 
 def field_text(unit: LemmaUnit, name: str) -> str:

@@ -15,28 +15,36 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import IndexStoreError
+from ..settings import DEFAULTS
 
 log = logging.getLogger(__name__)
 
-#: Above this many vectors the index is approximate (IVF-Flat); below it, exact.
-ANN_THRESHOLD = 50_000
+#: Above this many vectors the index is approximate (IVF-Flat); below it, exact (Settings.ann_threshold).
+ANN_THRESHOLD = DEFAULTS.ann_threshold
 #: IVF lists = IVF_NLIST_FACTOR · √n. Build cost grows with nlist (k-means and assignment are
 #: n·nlist·d), query cost with nprobe·n/nlist; at 2·√n 3.35M vectors build in ~2 min on 2 cores.
 IVF_NLIST_FACTOR = 2.0
 #: k-means wants ≥ 39 training points per list (FAISS warns below that); more buys little.
 IVF_MIN_POINTS_PER_LIST = 39
 IVF_TRAIN_POINTS_PER_LIST = 64
-#: Lists searched per query: chosen so recall@10 against exact search stays ≥ 0.95
-#: (benchmarks/README.md, 10k–1M units).
-IVF_NPROBE = 32
+#: Lists searched per query (Settings.ivf_nprobe): chosen so recall@10 against exact search
+#: stays ≥ 0.95 (benchmarks/README.md, 10k–1M units).
+IVF_NPROBE = DEFAULTS.ivf_nprobe
 #: Batches smaller than this search on one OpenMP thread: FAISS's thread fan-out for a few
 #: queries costs more than it saves on a busy machine (1.3 ms vs 24 ms measured, 34k vectors).
 SINGLE_THREAD_BELOW = 16
+#: Exact search of at least this many queries at once computes the scores as one matrix product
+#: (BLAS sgemm) instead of query by query. FAISS 1.15's default (128000) keeps every batch on the
+#: per-query path; measured with ``python -m benchmarks.faiss_blas`` (benchmarks/README.md).
+#: Equal to SINGLE_THREAD_BELOW: a smaller batch runs on one thread, where the per-query path is right.
+BLAS_THRESHOLD = 16
 
 
 def _faiss():
     import faiss  # lazy: importing qa stays cheap
 
+    if faiss.cvar.distance_compute_blas_threshold != BLAS_THRESHOLD:
+        faiss.cvar.distance_compute_blas_threshold = BLAS_THRESHOLD  # process-wide, set once
     return faiss
 
 
@@ -90,10 +98,8 @@ class DenseIndex:
 
     @property
     def kind(self) -> str:
-        """``flat`` (exact), ``ivf`` (approximate) or ``hnsw`` (approximate, indexes built before IVF)."""
-        if isinstance(self.index, _faiss().IndexIVF):
-            return "ivf"
-        return "hnsw" if hasattr(self.index, "hnsw") else "flat"
+        """``flat`` (exact) or ``ivf`` (approximate, above ``Settings.ann_threshold`` passages)."""
+        return "ivf" if isinstance(self.index, _faiss().IndexIVF) else "flat"
 
     @property
     def dim(self) -> int:
@@ -163,4 +169,4 @@ def brute_force(vectors: np.ndarray, queries: np.ndarray, k: int) -> tuple[np.nd
     return np.take_along_axis(sims, ids, axis=1).astype(np.float32), ids.astype(np.int64)
 
 
-__all__ = ["DenseIndex", "brute_force", "ivf_nlist", "ANN_THRESHOLD", "IVF_NPROBE"]
+__all__ = ["DenseIndex", "brute_force", "ivf_nlist", "ANN_THRESHOLD", "IVF_NPROBE", "BLAS_THRESHOLD"]

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping, Protocol, Sequence
 
 import numpy as np
 
+from ..corpus.units import rite_id
 from ..errors import IndexStoreError
 from .lexical_build import B, BUILD_CHUNK, K1, bm25_weights, codes, passage_tokens, segment_tokens
 
@@ -109,12 +110,6 @@ def query_weights(query: Query) -> dict[str, float]:
     return weights
 
 
-def rite_of(unit_id: str) -> str:
-    """The rite id of a unit id (work.rite.sequence), "" when the id has no rite part."""
-    parts = unit_id.split(".")
-    return parts[1] if len(parts) >= 3 else ""
-
-
 def passages_digest(passages: Sequence["Passage"]) -> str:
     """A hash of what the index was built from, checked on load."""
     h = hashlib.sha256()
@@ -171,7 +166,7 @@ class LexicalIndex:
         self.layer_names, self.layer_index = codes((p.layer for p in passages), n)
         self.layer_index = self.layer_index.astype(np.int8)
         unit_ids, unit = codes((p.unit_id for p in passages), n)
-        self.rite_names, rite_of_unit = codes((rite_of(u) for u in unit_ids), len(unit_ids))
+        self.rite_names, rite_of_unit = codes((rite_id(u) for u in unit_ids), len(unit_ids))
         self.rite_code = rite_of_unit[unit].astype(np.int32) if n else np.zeros(0, dtype=np.int32)
         self.n_units = len(unit_ids)
         # (unit, layer) group of each passage, numbered in order of first appearance, for the unit context.
@@ -283,13 +278,13 @@ class LexicalIndex:
             top = 1.0
         else:
             top = float(layer_weights.max())
-        total = np.bincount(self.unit_run, weights=weights, minlength=self.unit_starts.size - 1)  # sequential float64
+        total: np.ndarray = np.bincount(self.unit_run, weights=weights, minlength=self.unit_starts.size - 1)  # sequential float64
         if rites:
             unit_rite = self.rite_code[self.unit_starts[:-1]]
-            boost = np.ones(total.size)
+            boost = np.ones(total.size, dtype=np.float64)
             boost[np.isin(unit_rite, rites[1:])] = RITE_BOOST_OTHER
             boost[unit_rite == rites[0]] = RITE_BOOST
-            total *= boost
+            total = total * boost
         c = UNIT_CONTEXT_WEIGHT
         return total * ((max(1.0 - c, 0.0) + c) * top * (1.0 + 1e-4))
 

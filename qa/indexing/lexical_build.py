@@ -115,14 +115,18 @@ def bm25_weights(passages: Sequence["Passage"], chunk: int = BUILD_CHUNK) -> tup
     from scipy import sparse
 
     n = len(passages)
-    table, words = FoldTable(), {}
-    keys, tfs, counts, lengths = [], [], [], []
+    table = FoldTable()
+    words: dict[str, int] = {}
+    keys: list[np.ndarray] = []
+    tfs: list[np.ndarray] = []
+    count_chunks: list[np.ndarray] = []
+    length_chunks: list[np.ndarray] = []
     for start in range(0, n, chunk):
         docs, k, tf, length = chunk_postings([p.text for p in passages[start : start + chunk]], words, table)
         keys.append(k)
         tfs.append(tf)
-        counts.append(np.bincount(docs, minlength=length.size))
-        lengths.append(length)
+        count_chunks.append(np.bincount(docs, minlength=length.size))
+        length_chunks.append(length)
     # Terms numbered by key (characters, then bigrams, then words): the order never reaches a score.
     term_keys = np.unique(np.concatenate([np.unique(k) for k in keys])) if keys else np.zeros(0, dtype=np.int64)
     cols = [np.searchsorted(term_keys, k).astype(np.int32) for k in keys]
@@ -130,8 +134,8 @@ def bm25_weights(passages: Sequence["Passage"], chunk: int = BUILD_CHUNK) -> tup
     n_terms = max(len(term_keys), 1)
     df = np.bincount(np.concatenate(cols), minlength=n_terms).astype(np.float64) if cols else np.zeros(n_terms)
     idf = np.log1p((n - df + 0.5) / (df + 0.5))
-    lengths = np.concatenate(lengths).astype(np.float64) if lengths else np.zeros(0)
-    counts = np.concatenate(counts) if counts else np.zeros(0, dtype=np.int64)
+    lengths = np.concatenate(length_chunks).astype(np.float64) if length_chunks else np.zeros(0)
+    counts = np.concatenate(count_chunks) if count_chunks else np.zeros(0, dtype=np.int64)
     layer_names, layer = codes((p.layer for p in passages), n)
     avgdl = {name: float(lengths[layer == i].mean()) or 1.0 for i, name in enumerate(layer_names)}
     norm_len = lengths / np.array([avgdl[name] for name in layer_names] or [1.0])[layer]

@@ -3,8 +3,9 @@
 Layout (all named files, no pickle)::
 
     index/
-      manifest.json     format version, encoder id, dims, corpus hash, normalizer version,
-                        build time, counts, sha256 of every other file, confidence calibration
+      manifest.json     format version, encoder id, dims, what it was built from (seeds hash,
+                        sha256 of each data table and of the indexing code), build time,
+                        counts, sha256 of every other file, confidence calibration
       units.jsonl       LemmaUnit.to_dict() per line
       passages.jsonl    Passage.to_dict() per line; line number = passage id
       dense.faiss       FAISS index of passage vectors (row = passage id)
@@ -12,15 +13,21 @@ Layout (all named files, no pickle)::
       encoder/          the trained static-corpus model (sentence-transformers format), if used
 
 A build writes a sibling temporary directory and renames it into place, so a failed or
-interrupted build leaves the previous index as it was.
+interrupted build leaves the previous index as it was; a build killed before it could clean
+up leaves its temporary folder, which the next build removes (:func:`remove_leftovers`).
+
+Loading uses an index only when it is current: built from the same seeds, data tables, code,
+encoder and format, with a calibration (qa.indexing.manifest says what that means and why not).
 """
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
 import logging
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -31,20 +38,32 @@ from typing import Any
 
 import numpy as np
 
-from ..corpus.load import Corpus, corpus_hash, load_corpus
+from ..corpus.load import Corpus, load_corpus
+from ..corpus.units import LemmaUnit
+from ..errors import DataTableError, IndexStoreError, QAError
+from ..settings import Settings
+from ..text import tables
 from .dense import DenseIndex
 from .encoders import Encoder, encoder_id, load_encoder
-from ..errors import IndexStoreError, QAError
-from ..text.normalize import NORMALIZER_VERSION
+from .encoders.static import STATIC_ID
+from .lexical import LexicalIndex
+from .manifest import (
+    FORMAT_VERSION,
+    MANIFEST,
+    Calibrate,
+    code_hashes,
+    expected_manifest,
+    read_manifest,
+    sha256_file,
+    stale_reasons,
+)
 from .passages import Passage, make_passages
-from ..settings import Settings
-from ..corpus.units import LemmaUnit
 
 log = logging.getLogger(__name__)
 
-#: Bump when the layout or the passage cutting changes: older indexes then rebuild.
-FORMAT_VERSION = 1
-MANIFEST = "manifest.json"
+#: A leftover build folder is removed when its process is gone, or, when the name holds no
+#: process id (folders of older versions), once it is this old.
+LEFTOVER_SECONDS = 24 * 3600
 UNITS = "units.jsonl"
 PASSAGES = "passages.jsonl"
 DENSE = "dense.faiss"
@@ -64,60 +83,13 @@ class IndexData:
     units: tuple[LemmaUnit, ...]
     passages: tuple[Passage, ...]
     dense: DenseIndex
-    lexical: Any  # qa.lexical.LexicalIndex
+    lexical: LexicalIndex
     encoder: Encoder
-
-
-def expected_manifest(settings: Settings, *, corpus: Corpus | None = None) -> dict[str, Any]:
-    """What a current index's manifest must say for these settings and seeds."""
-    return {
-        "format_version": FORMAT_VERSION,
-        "encoder": encoder_id(settings.model),
-        "corpus_hash": corpus.corpus_hash if corpus is not None else corpus_hash(settings.seeds_dir),
-        "normalizer_version": NORMALIZER_VERSION,
-    }
-
-
-def stale_reasons(manifest: dict[str, Any], expected: dict[str, Any]) -> list[str]:
-    """Why an index with ``manifest`` is not current (empty when it is)."""
-    labels = {
-        "format_version": "index format changed",
-        "encoder": "encoder changed",
-        "corpus_hash": "seed texts or catalog changed",
-        "normalizer_version": "normalizer changed",
-    }
-    return [
-        f"{labels[key]} ({manifest.get(key)!r} → {value!r})"
-        for key, value in expected.items()
-        if manifest.get(key) != value
-    ]
-
-
-def read_manifest(directory: Path) -> dict[str, Any] | None:
-    """The manifest of ``directory``, None when there is no index; IndexStoreError when it is garbled."""
-    path = Path(directory) / MANIFEST
-    if not path.exists():
-        return None
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise IndexStoreError(f"{path}: manifest unreadable ({exc.__class__.__name__}); rebuild with `qa build --force`") from None
-    if not isinstance(manifest, dict):
-        raise IndexStoreError(f"{path}: manifest is not a JSON object; rebuild with `qa build --force`")
-    return manifest
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def _file_hashes(directory: Path) -> dict[str, str]:
     return {
-        p.relative_to(directory).as_posix(): _sha256(p)
+        p.relative_to(directory).as_posix(): sha256_file(p)
         for p in sorted(directory.rglob("*"))
         if p.is_file() and p.name != MANIFEST
     }
@@ -141,13 +113,17 @@ def _read_jsonl(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
+def _reuse_key(text: str, norm: str) -> str:
+    # The normalized form too: an encoder may read it (hashing, static-corpus), and a table or
+    # code change alters it for some passages only; the others are not embedded again.
+    return hashlib.sha256(f"{text}\0{norm}".encode()).hexdigest()
+
+
 def _reusable_vectors(settings: Settings, enc_id: str) -> dict[str, np.ndarray]:
-    """Vectors of the current index keyed by passage-text hash, when its encoder is the same and fixed.
+    """Vectors of the current index keyed by passage text (and its normalized form), when its encoder is the same and fixed.
 
     A trained static-corpus model changes with the corpus, so its vectors are never reused.
     """
-    from .encoders.static import STATIC_ID
-
     if enc_id == STATIC_ID:
         return {}
     try:
@@ -161,12 +137,15 @@ def _reusable_vectors(settings: Settings, enc_id: str) -> dict[str, np.ndarray]:
         return {}
     if len(rows) != len(vectors):
         return {}
-    return {hashlib.sha256(r["text"].encode()).hexdigest(): vectors[i] for i, r in enumerate(rows)}
+    try:
+        return {_reuse_key(r["text"], r["norm"]): vectors[i] for i, r in enumerate(rows)}
+    except (KeyError, TypeError):
+        return {}
 
 
 def _encode_passages(encoder: Encoder, passages: tuple[Passage, ...], reuse: dict[str, np.ndarray]) -> np.ndarray:
-    """Passage vectors; text whose hash is in ``reuse`` is not embedded again."""
-    keys = [hashlib.sha256(p.text.encode()).hexdigest() for p in passages]
+    """Passage vectors; a passage whose key is in ``reuse`` is not embedded again."""
+    keys = [_reuse_key(p.text, p.norm) for p in passages]
     todo = [i for i, key in enumerate(keys) if key not in reuse]
     vectors = np.zeros((len(passages), encoder.dim), dtype=np.float32)
     if todo:
@@ -179,23 +158,36 @@ def _encode_passages(encoder: Encoder, passages: tuple[Passage, ...], reuse: dic
     return vectors
 
 
-def build_index(settings: Settings, *, corpus: Corpus | None = None) -> Path:
-    """Build the index for ``settings`` into a temporary directory and rename it to ``settings.index_dir``."""
-    from ..retrieval.confidence import calibrate
-    from .lexical import LexicalIndex
+def _use_tables(settings: Settings) -> None:
+    """Read the tables of ``settings.data_dir`` from now on, afresh if one changed on disk."""
+    tables.use_data_dir(settings.data_dir)
+    if tables.refresh():
+        log.info("data tables changed on disk: read again")
 
+
+def build_index(settings: Settings, *, corpus: Corpus | None = None, calibrate: Calibrate | None = None) -> Path:
+    """Build the index for ``settings`` into a temporary directory and rename it to ``settings.index_dir``.
+
+    ``calibrate`` (qa.retrieval.confidence.calibrate) computes the confidence calibration the
+    manifest stores; without it the index has none, and a retriever will rebuild it.
+    """
     started = time.perf_counter()
     target = Path(settings.index_dir)
+    _use_tables(settings)
     corpus = corpus if corpus is not None else load_corpus(settings.seeds_dir)
     if not corpus.units:
         raise IndexStoreError(f"{settings.seeds_dir}: the corpus has no lemma units; nothing to index")
     if target.exists():
         _check_replaceable(target)  # fail before the work, not after it
+    expected = expected_manifest(settings, corpus=corpus, calibrate=calibrate)
+    expected.pop("confidence_version", None)  # the calibration itself records its version
     enc_id = encoder_id(settings.model)
     reuse = _reusable_vectors(settings, enc_id)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.building-", dir=target.parent))
+        remove_leftovers(target)
+        # the process id in the name tells a later build whether this one is still running
+        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.building-{os.getpid()}-", dir=target.parent))
     except OSError as exc:
         raise IndexStoreError(f"cannot write the index next to {target}: {exc.strerror or exc}") from None
     try:
@@ -209,17 +201,18 @@ def build_index(settings: Settings, *, corpus: Corpus | None = None) -> Path:
         lexical = LexicalIndex.build(passages)
         (tmp / LEXICAL).mkdir()
         lexical.save(tmp / LEXICAL)
-        data = IndexData(tmp, {}, corpus.units, passages, dense, lexical, encoder)
-        manifest = {
-            **expected_manifest(settings, corpus=corpus),
+        manifest: dict[str, Any] = {
+            **expected,
             "encoder_dim": encoder.dim,
             "dense_kind": dense.kind,
             "built_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "counts": {"units": len(corpus.units), "passages": len(passages)},
-            "confidence": calibrate(data, settings),
-            "build_seconds": round(time.perf_counter() - started, 2),
-            "files": _file_hashes(tmp),
         }
+        if calibrate is not None:
+            manifest["confidence"] = calibrate(IndexData(tmp, manifest, corpus.units, passages, dense, lexical, encoder),
+                                               settings)
+        manifest["build_seconds"] = round(time.perf_counter() - started, 2)
+        manifest["files"] = _file_hashes(tmp)
         (tmp / MANIFEST).write_text(json.dumps(manifest, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         _swap_into_place(tmp, target)
     except BaseException:
@@ -228,6 +221,51 @@ def build_index(settings: Settings, *, corpus: Corpus | None = None) -> Path:
     log.info("built %s: %d units, %d passages, %s, %.1f s", target, len(corpus.units), len(passages), enc_id,
              time.perf_counter() - started)
     return target
+
+
+_LEFTOVER_PID = re.compile(r"(\d+)-")
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # PermissionError: it exists, as another user
+        return True
+    return True
+
+
+def remove_leftovers(target: Path) -> list[Path]:
+    """Remove the temporary folders (``.<name>.building-*``, ``.<name>.old-*``) that builds of
+    ``target`` killed before they could clean up left beside it; returns those removed.
+
+    A folder whose name holds a process id stays while that process runs (a concurrent build);
+    one without (older versions) stays until it is LEFTOVER_SECONDS old. Process ids are
+    this machine's: builds from several machines into one shared folder are not told apart.
+    """
+    target = Path(target)
+    removed = []
+    for kind in ("building", "old"):
+        prefix = f".{target.name}.{kind}-"
+        for path in sorted(target.parent.glob(glob.escape(prefix) + "*")):
+            m = _LEFTOVER_PID.match(path.name[len(prefix):])
+            try:
+                if m is not None:
+                    if _pid_alive(int(m.group(1))):
+                        continue
+                    why = f"process {m.group(1)} is gone"
+                else:
+                    age = time.time() - path.stat().st_mtime
+                    if age < LEFTOVER_SECONDS:
+                        continue
+                    why = f"{age / 3600:.0f} h old"
+            except OSError:
+                continue  # removed meanwhile
+            log.warning("removing %s, left by a build that did not finish (%s)", path, why)
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return removed
 
 
 def _check_replaceable(target: Path, *, warn: bool = True) -> None:
@@ -268,8 +306,6 @@ def _swap_into_place(tmp: Path, target: Path) -> None:
 
 def _open(directory: Path, manifest: dict[str, Any], settings: Settings) -> IndexData:
     """Read every part of a current index, checking each file against the manifest's hashes."""
-    from .lexical import LexicalIndex
-
     recorded = manifest.get("files")
     if not isinstance(recorded, dict):
         raise IndexStoreError(f"{directory / MANIFEST}: no file list; rebuild with `qa build --force`")
@@ -277,7 +313,7 @@ def _open(directory: Path, manifest: dict[str, Any], settings: Settings) -> Inde
         path = directory / rel
         if not path.is_file():
             raise IndexStoreError(f"{path}: missing from the index")
-        if _sha256(path) != digest:
+        if sha256_file(path) != digest:
             raise IndexStoreError(f"{path}: does not match the manifest (truncated or changed)")
     units = tuple(LemmaUnit.from_dict(d) for d in _read_jsonl(directory / UNITS))
     passages = tuple(Passage.from_dict(d) for d in _read_jsonl(directory / PASSAGES))
@@ -296,16 +332,21 @@ def _open(directory: Path, manifest: dict[str, Any], settings: Settings) -> Inde
     return IndexData(directory, manifest, units, passages, dense, lexical, encoder)
 
 
-def load_index(settings: Settings, *, build: bool | None = None) -> IndexData:
+def load_index(settings: Settings, *, build: bool | None = None, calibrate: Calibrate | None = None) -> IndexData:
     """The current index for ``settings``: built when missing, rebuilt when stale or damaged.
 
     ``build`` (default ``settings.auto_build``) False turns every such case into an
-    IndexStoreError saying why and how to fix it.
+    IndexStoreError saying why (naming what changed) and how to fix it. With ``calibrate``
+    (qa.retrieval.confidence.calibrate), an index without a calibration of its version is
+    stale too, and a build computes one; the calibration is never computed at load.
     """
     build = settings.auto_build if build is None else build
     directory = Path(settings.index_dir)
+    _use_tables(settings)
     try:
-        expected = expected_manifest(settings)
+        expected = expected_manifest(settings, calibrate=calibrate)
+    except DataTableError:
+        raise  # without its tables nothing can be normalized: the index could not serve either
     except QAError as exc:
         # Seeds unreadable: an existing index can still serve, it just cannot be checked.
         manifest = read_manifest(directory)
@@ -336,7 +377,7 @@ def load_index(settings: Settings, *, build: bool | None = None) -> IndexData:
         raise IndexStoreError(f"{directory}: index needs a rebuild: {why}; run `qa build`")
     # first use is routine (info); replacing an index that exists is worth a warning
     (log.info if manifest is None and not directory.exists() else log.warning)("building the index in %s (%s)", directory, why)
-    build_index(settings)
+    build_index(settings, calibrate=calibrate)
     manifest = read_manifest(directory)
     assert manifest is not None
     return _open(directory, manifest, settings)
@@ -344,6 +385,9 @@ def load_index(settings: Settings, *, build: bool | None = None) -> IndexData:
 
 __all__ = [
     "IndexData",
+    "Calibrate",
+    "code_hashes",
+    "remove_leftovers",
     "FORMAT_VERSION",
     "build_index",
     "load_index",

@@ -28,19 +28,21 @@ highest dense score any of them reaches. ``RITUAL_MIN`` is a constant measured o
 calibration questions (static-corpus index, real corpus): off-topic and noise reach at most
 0.37, real questions of every kind in the dev and held-out sets score 0.45–1.0 (median 1.0),
 so the threshold sits at 0.4. Known limit: a modern question built of words the corpus also
-uses (「請問洗手間在哪裡」: 洗手 is a corpus word) can clear it. A manifest with an older calibration
-(``CALIBRATION_VERSION``) is recalibrated in memory when loaded.
+uses (「請問洗手間在哪裡」: 洗手 is a corpus word) can clear it. The calibration is computed only
+when an index is built (``build_index(settings, calibrate=calibrate)``); an index without one
+of ``CALIBRATION_VERSION`` is stale and rebuilt (or refused), never recalibrated at load.
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any, Mapping
 
 import numpy as np
+
+from ..errors import IndexStoreError
+from ..text.tables import read_table
 
 if TYPE_CHECKING:
     from ..indexing.store import IndexData
@@ -49,7 +51,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Version of the calibration saved in manifests; an older one is recomputed at load.
+#: Version of the calibration saved in manifests; bump when the calibration changes: an index
+#: with an older one is then rebuilt.
 CALIBRATION_VERSION = 2
 #: Below this share of ritual vocabulary a question is low-confidence (unless the dense
 #: side agrees strongly, see RITUAL_FLOOR). Measured: off-topic and noise ≤ 0.37, real questions ≥ 0.45.
@@ -150,14 +153,13 @@ class Calibration:
         return cls(dense_min=float(c.get("dense_min", NO_DENSE_THRESHOLD)), ritual_min=float(c.get("ritual_min", RITUAL_MIN)))
 
     @classmethod
-    def for_index(cls, data: "IndexData", settings: "Settings") -> "Calibration":
-        """The index's saved calibration, or a fresh one (an index built before this rule)."""
+    def for_index(cls, data: "IndexData") -> "Calibration":
+        """The calibration the index's manifest holds; IndexStoreError when it has none of the current version."""
         saved = cls.from_manifest(data.manifest)
-        if saved is not None:
-            return saved
-        log.info("confidence: the index has no calibration version %d; calibrating now", CALIBRATION_VERSION)
-        c = calibrate(data, settings)
-        return cls(dense_min=c["dense_min"], ritual_min=c["ritual_min"])
+        if saved is None:
+            raise IndexStoreError(f"{data.directory}: the index has no confidence calibration version "
+                                  f"{CALIBRATION_VERSION}; rebuild it with `qa build --force`")
+        return saved
 
     def low_confidence(self, s: Signals) -> bool:
         ritual = s.ritual or 0.0
@@ -179,14 +181,12 @@ def noise_queries(seed: int = NOISE_SEED, per_kind: int = NOISE_PER_KIND) -> lis
     return out
 
 
-@lru_cache(maxsize=1)
 def offtopic_questions() -> tuple[str, ...]:
-    """The generic modern off-topic questions of ``qa/data/offtopic.tsv``."""
-    text = resources.files("qa").joinpath("data/offtopic.tsv").read_text(encoding="utf-8")
-    return tuple(line.split("\t")[0].strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+    """The generic modern off-topic questions of ``offtopic.tsv`` (data directory: qa.text.tables)."""
+    return tuple(row.fields[0] for row in read_table("offtopic.tsv"))
 
 
-def calibrate(data: "IndexData", settings: "Settings") -> dict[str, Any]:
+def _calibrate(data: "IndexData", settings: "Settings") -> dict[str, Any]:
     """The dense threshold for this index's encoder, from its scores on noise and off-topic questions."""
     from .query import analyze
 
@@ -203,6 +203,20 @@ def calibrate(data: "IndexData", settings: "Settings") -> dict[str, Any]:
     return {"version": CALIBRATION_VERSION, "dense_min": round(dense_min, 4), "ritual_min": RITUAL_MIN,
             "noise_queries": len(queries), "noise_dense_max": round(float(top.max()), 4),
             "noise_ritual_max": round(ritual[-1], 4), "noise_ritual_above_min": sum(1 for x in ritual if x >= RITUAL_MIN)}
+
+
+class Calibrator:
+    """The build-time calibration step (qa.indexing.manifest.Calibrate): called on a built index, and
+    the version a manifest's calibration must have."""
+
+    version = CALIBRATION_VERSION
+
+    def __call__(self, data: "IndexData", settings: "Settings") -> dict[str, Any]:
+        return _calibrate(data, settings)
+
+
+#: What build_index / load_index / `qa build` are given: ``calibrate(data, settings)`` → the manifest's ``confidence``.
+calibrate = Calibrator()
 
 
 __all__ = ["Signals", "Calibration", "ritual_share", "calibrate", "noise_queries", "offtopic_questions",

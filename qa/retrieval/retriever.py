@@ -185,15 +185,16 @@ class HybridRetriever:
         self.data = data
         self.units: tuple[LemmaUnit, ...] = data.units
         self.manifest: dict[str, Any] = data.manifest
-        self.calibration = Calibration.for_index(data, settings)
+        self.calibration = Calibration.for_index(data)  # computed when the index was built, never here
         self.lexical = LexicalRetriever(data, settings, self.calibration)
         self.dense = DenseRetriever(data, settings, self.calibration)
 
     @classmethod
     def load(cls, index_dir: Path | str | None = None, model: str | None = None, *,
              settings: Settings | None = None) -> "Self":
-        """Open the index (building or rebuilding it when missing or stale; see qa.index_store)."""
+        """Open the index (building or rebuilding it when missing or stale; see qa.indexing.store)."""
         from ..indexing.store import load_index
+        from .confidence import calibrate
 
         settings = settings or Settings.from_env()
         changes: dict[str, Any] = {}
@@ -202,7 +203,7 @@ class HybridRetriever:
         if model is not None:
             changes["model"] = model
         settings = settings.replace(**changes) if changes else settings
-        return cls(load_index(settings), settings)
+        return cls(load_index(settings, calibrate=calibrate), settings)
 
     def search(self, query: "str | Query", k: int | None = None) -> list[Hit]:
         return self.batch_search([query], k)[0]

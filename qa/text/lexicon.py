@@ -1,31 +1,22 @@
-"""The query vocabularies, read from ``qa/data``: glossary, question scaffolding, rite and commentator names.
+"""The query vocabularies, read from the data directory: glossary, question scaffolding, rite and commentator names.
 
-All tables are normalized at load (繁/简 alike) and cached; English keys are stemmed with
+All tables are read by :func:`qa.text.tables.read_table` from ``qa/data`` (or ``QA_DATA_DIR``),
+normalized at load (繁/简 alike) and cached per directory; English keys are stemmed with
 :func:`stem`, so "guests", "bowed" and "offerings" meet "guest", "bow" and "offer".
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 
 from .normalize import normalize
+from .tables import Row, data_dir, per_directory, read_table
 from .tokens import WORD
 
 _WORD = WORD  # English words (qa.text.tokens)
 #: English words skipped when matching glossary phrases, so "take off his shoes" matches "take off shoes".
 DETERMINERS = frozenset({"the", "a", "an", "his", "her", "their", "its", "one", "ones", "my", "your", "our", "s"})
-
-
-def _read_tsv(name: str) -> list[list[str]]:
-    rows = []
-    text = resources.files("qa").joinpath(f"data/{name}").read_text(encoding="utf-8")
-    for raw in text.splitlines():
-        if not raw.strip() or raw.startswith("#"):
-            continue
-        rows.append(raw.split("\t"))
-    return rows
 
 
 def stem(word: str) -> str:
@@ -61,16 +52,20 @@ class _Glossary:
     max_zh: int
 
 
-@lru_cache(maxsize=1)
 def glossary() -> _Glossary:
-    """The bilingual glossary from ``qa/data/glossary.tsv``, normalized."""
+    """The bilingual glossary from ``glossary.tsv``, normalized."""
+    return _glossary(data_dir())
+
+
+@per_directory
+def _glossary(directory: Path) -> _Glossary:
     english: dict[tuple[str, ...], tuple[str, ...]] = {}
     chinese: dict[str, tuple[str, ...]] = {}
-    for row in _read_tsv("glossary.tsv"):
-        if len(row) < 2:
-            raise ValueError(f"qa/data/glossary.tsv: malformed row {row!r}")
-        terms = tuple(dict.fromkeys(t for t in (normalize(x) for x in row[1].split()) if t))
-        key = row[0].strip()
+    for row in read_table("glossary.tsv", directory):
+        terms = tuple(dict.fromkeys(t for t in (normalize(x) for x in row.fields[1].split()) if t))
+        if not terms:
+            raise row.error(f"no corpus term survives normalization in {row.fields[1]!r}")
+        key = row.fields[0]
         if _WORD.fullmatch(key.replace(" ", "").lower()):
             target = english.setdefault(_stem_phrase(key), ())
             english[_stem_phrase(key)] = tuple(dict.fromkeys(target + terms))
@@ -88,15 +83,25 @@ class _Scaffolding:
     all_zh: tuple[tuple[str, bool], ...]  # (phrase, remove?) for zh, lzh and keep phrases, longest first
 
 
-@lru_cache(maxsize=1)
+#: The kinds of scaffolding.tsv's second column (zh when absent).
+SCAFFOLDING_KINDS = ("zh", "lzh", "keep", "en")
+
+
 def scaffolding() -> _Scaffolding:
-    """Question scaffolding from ``qa/data/scaffolding.tsv``, normalized."""
+    """Question scaffolding from ``scaffolding.tsv``, normalized."""
+    return _scaffolding(data_dir())
+
+
+@per_directory
+def _scaffolding(directory: Path) -> _Scaffolding:
     zh: set[str] = set()
     lzh: set[str] = set()
     keep: set[str] = set()
     en: set[tuple[str, ...]] = set()
-    for row in _read_tsv("scaffolding.tsv"):
-        phrase, kind = row[0].strip(), (row[1].strip() if len(row) > 1 else "zh")
+    for row in read_table("scaffolding.tsv", directory):
+        phrase, kind = row.fields[0], row.get(1, "zh")
+        if kind not in SCAFFOLDING_KINDS:
+            raise row.error(f"unknown kind {kind!r} (one of {', '.join(SCAFFOLDING_KINDS)})")
         if kind == "en":
             en.add(_stem_phrase(phrase))
             en.add(tuple(_WORD.findall(phrase.lower())))
@@ -119,12 +124,12 @@ class _Names:
     canonical: dict[str, str]  # value → the first Chinese name listed for it, normalized
 
 
-def _read_names(file: str) -> _Names:
+def _read_names(rows: tuple[Row, ...]) -> _Names:
     chinese: dict[str, str] = {}
     english: dict[tuple[str, ...], str] = {}
     canonical: dict[str, str] = {}
-    for row in _read_tsv(file):
-        name, value = row[0].strip(), row[1].strip()
+    for row in rows:
+        name, value = row.fields[0], row.fields[1]
         if _WORD.fullmatch(name.replace(" ", "").lower()):
             english[_stem_phrase(name)] = value
         else:
@@ -133,16 +138,19 @@ def _read_names(file: str) -> _Names:
     return _Names(tuple(sorted(chinese.items(), key=lambda kv: (-len(kv[0]), kv[0]))), english, canonical)
 
 
-@lru_cache(maxsize=1)
 def rites_table() -> _Names:
-    """Rite names from ``qa/data/rites.tsv``."""
-    return _read_names("rites.tsv")
+    """Rite names from ``rites.tsv``."""
+    return _names("rites.tsv", data_dir())
 
 
-@lru_cache(maxsize=1)
 def commentators_table() -> _Names:
-    """Commentator names from ``qa/data/commentators.tsv``."""
-    return _read_names("commentators.tsv")
+    """Commentator names from ``commentators.tsv``."""
+    return _names("commentators.tsv", data_dir())
+
+
+@per_directory
+def _names(table: str, directory: Path) -> _Names:
+    return _read_names(read_table(table, directory))
 
 
 def rite_names() -> dict[str, str]:

@@ -4,7 +4,8 @@ Display and citations never use this: it only decides what matches what.
 Steps, per character: NFKC width folding; drop whitespace, punctuation, symbols,
 control and private-use characters (U+E000–F8FF glyphs of 001); OpenCC t2s
 (which also collapses 002's 雲/云, 麵/面, 複/復 mis-conversions and folds 於 to 于);
-then the variant table in ``qa/data/variants.tsv``; ASCII is lower-cased, and a single
+then the variant table ``variants.tsv`` of the data directory (``qa/data`` or
+``QA_DATA_DIR``, see qa.text.tables); ASCII is lower-cased, and a single
 space is kept only between two ASCII letters or digits so English words stay words.
 
 Conversion is per character so that every normalized character maps back to one
@@ -16,10 +17,10 @@ from __future__ import annotations
 
 import unicodedata
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
+from typing import Callable
 
-#: Bump when the tables or rules change: index manifests record it and rebuild on change.
-NORMALIZER_VERSION = "1"
+from .tables import data_dir, per_directory, read_table, register_cache
 
 _DROP_CATEGORIES = ("P", "S", "Z", "C")  # punctuation, symbols, separators, control/format/private-use
 
@@ -31,36 +32,59 @@ def _opencc():
     return opencc.OpenCC("t2s")
 
 
-@lru_cache(maxsize=1)
 def variant_table() -> dict[str, str]:
-    """The variant folds from ``qa/data/variants.tsv``."""
+    """The variant folds from ``variants.tsv`` of the data directory (qa.text.tables.data_dir)."""
+    return _variant_table(data_dir())
+
+
+@per_directory
+def _variant_table(directory: Path) -> dict[str, str]:
     table: dict[str, str] = {}
-    text = resources.files("qa").joinpath("data/variants.tsv").read_text(encoding="utf-8")
-    for raw in text.splitlines():
-        if not raw.strip() or raw.startswith("#"):
-            continue
-        src, dst = raw.split("\t")[:2]
+    rows = read_table("variants.tsv", directory)
+    for row in rows:
+        src, dst = row.fields[0], row.fields[1]
+        if len(src) != 1:
+            raise row.error(f"'from' must be one character, not {src!r} (folds are per character)")
         table[src] = dst
+    for row in rows:  # idempotence: a target is never folded again
+        dst = row.fields[1]
+        if any(c in table for c in dst) or _opencc().convert(dst) != dst:
+            raise row.error(f"target {dst!r} is not a fixed point of OpenCC t2s and of the table (normalization must stay idempotent)")
     return table
 
 
-@lru_cache(maxsize=65536)
 def fold_char(ch: str) -> str:
     """Fold one character; returns "" for characters dropped from matching."""
-    ch = unicodedata.normalize("NFKC", ch)
-    if len(ch) != 1:  # NFKC may expand (e.g. ligatures); fold each piece
-        return "".join(fold_char(c) for c in ch)
-    if unicodedata.category(ch)[0] in _DROP_CATEGORIES:
-        return ""
-    if ch.isascii():
-        return ch.lower()
-    out = _opencc().convert(ch)
-    table = variant_table()
-    return "".join(table.get(c, c) for c in out)
+    return _folder(data_dir())(ch)
+
+
+@per_directory
+def _folder(directory: Path) -> Callable[[str], str]:
+    """The per-character fold with the tables of ``directory`` (cached per directory, then per character)."""
+
+    @lru_cache(maxsize=65536)
+    def fold(ch: str) -> str:
+        ch = unicodedata.normalize("NFKC", ch)
+        if len(ch) != 1:  # NFKC may expand (e.g. ligatures); fold each piece
+            return "".join(fold(c) for c in ch)
+        if unicodedata.category(ch)[0] in _DROP_CATEGORIES:
+            return ""
+        if ch.isascii():
+            return ch.lower()
+        out = _opencc().convert(ch)
+        table = _variant_table(directory)
+        return "".join(table.get(c, c) for c in out)
+
+    return fold
 
 
 def normalize_with_map(text: str) -> tuple[str, list[int]]:
     """Normalize ``text`` and return, for each output character, its index in ``text``."""
+    return _normalize_with_map(text, data_dir())
+
+
+def _normalize_with_map(text: str, directory: Path) -> tuple[str, list[int]]:
+    fold_char = _folder(directory)  # one lookup per text, not per character
     out: list[str] = []
     pos: list[int] = []
     pending_space = False
@@ -86,13 +110,18 @@ def normalize_with_map(text: str) -> tuple[str, list[int]]:
 NORMALIZE_CACHE = 1 << 16
 
 
-@lru_cache(maxsize=NORMALIZE_CACHE)
 def normalize(text: str) -> str:
     """The matching form of ``text`` (idempotent: normalize(normalize(t)) == normalize(t)).
 
-    Pure, so it is memoized: the same text always gives the same form.
+    Pure for given tables, so it is memoized per data directory (and forgotten when a table changes).
     """
-    return normalize_with_map(text)[0]
+    return _normalize(text, data_dir())
 
 
-__all__ = ["NORMALIZER_VERSION", "normalize", "normalize_with_map", "fold_char", "variant_table"]
+@register_cache
+@lru_cache(maxsize=NORMALIZE_CACHE)
+def _normalize(text: str, directory: Path) -> str:
+    return _normalize_with_map(text, directory)[0]
+
+
+__all__ = ["normalize", "normalize_with_map", "fold_char", "variant_table"]

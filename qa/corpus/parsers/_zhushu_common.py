@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from ..catalog import SeedFile
 from ...text.normalize import normalize
-from ..units import LemmaUnit, ParsedFile, ParseWarning, ShuPart, SourceSpan, source_lines
+from ..units import LemmaUnit, ParsedFile, ParseWarning, ShuOn, ShuPart, SourceSpan, source_lines
 from .charmodel import CharModel
 from .displaced import find_displaced
 
@@ -74,7 +74,7 @@ def split_quote(inner: str | None, sep: str) -> tuple[str | None, str | None]:
 class ShuDraft:
     """One 疏 part being built: its header pieces and text pieces."""
 
-    on: str  # 經 or 注
+    on: ShuOn  # 經 or 注
     quote: str | None  # as written, outer brackets included, e.g. 「鄉飲」至「賓介」
     x: str | None
     y: str | None  # None for a one-ended quote
@@ -117,12 +117,12 @@ def merge(drafts: list[Draft]) -> Draft:
     return out
 
 
-def quote_fits(text: str, x: str, y: str | None) -> tuple[bool, bool]:
+def quote_fits(text: str, x: str | None, y: str | None) -> tuple[bool, bool]:
     """(start fits, end fits) of quote X…Y on ``text``, compared normalized.
 
     A one-ended quote (often an abbreviation of the start) fits wherever the text contains it.
     """
-    t, nx = normalize(text), normalize(x)
+    t, nx = normalize(text), normalize(x or "")
     if y is None:
         ok = bool(nx) and nx in t
         return ok, ok
@@ -132,7 +132,7 @@ def quote_fits(text: str, x: str, y: str | None) -> tuple[bool, bool]:
     return bool(nx) and t.startswith(nx), end_ok
 
 
-def _show(quote_x: str, quote_y: str | None) -> str:
+def _show(quote_x: str | None, quote_y: str | None) -> str:
     return f"「{quote_x}」" if quote_y is None else f"「{quote_x}」至「{quote_y}」"
 
 
@@ -179,7 +179,7 @@ class Assembler:
         start = len(pending) - 1
         anchor = next((p for p in parts if p.x), None)
         if anchor is not None and anchor.y is not None and len(pending) > 1:
-            nx = normalize(anchor.x)
+            nx = normalize(anchor.x or "")
             starts = [bool(nx) and normalize(d.layer(anchor.on)).startswith(nx) for d in pending]
             if not starts[-1]:
                 for i in range(len(pending) - 2, -1, -1):
@@ -209,7 +209,7 @@ class Assembler:
         msg = f"疏 header {q} does not match the {where} of its {part.on} 「{text[:12]}…{text[-6:]}」"
         if not start_ok and before:
             # e.g. 001 「卒主」至「之禮」: the quote begins in the tail of the previous 經
-            prev, nx = normalize(before[-1].layer(part.on)), normalize(part.x)
+            prev, nx = normalize(before[-1].layer(part.on)), normalize(part.x or "")
             k = (prev + normalize(text)).find(nx)
             if 0 <= k < len(prev) < k + len(nx):
                 prev_line = (before[-1].jing or before[-1].zhu)[0].line
@@ -273,7 +273,7 @@ class Assembler:
                     jing=joined(d.jing),
                     zhu=joined(d.zhu),
                     shu=tuple(
-                        ShuPart(on=p.on, quote=p.quote, text=joined(p.text), header=joined(p.header))  # type: ignore[arg-type]
+                        ShuPart(on=p.on, quote=p.quote, text=joined(p.text), header=joined(p.header))
                         for p in d.shu
                     ),
                     boundary="recovered" if d.recovered else "marked" if d.marked else "inferred",

@@ -12,24 +12,26 @@ from __future__ import annotations
 
 import logging
 import sys
-from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 
 from ...text.normalize import normalize
+from ...text.tables import data_dir, per_directory, read_table, table_path
 
 log = logging.getLogger(__name__)
 
-REFERENCE_FILE = "data/jing_reference.txt"
+REFERENCE_FILE = "jing_reference.txt"
 #: Parsers whose output is not 經 with a marked boundary and so cannot teach the model.
 _SKIP_PARSERS = ("xiyi",)
 
 
-@lru_cache(maxsize=1)
 def jing_reference() -> tuple[str, ...]:
-    """The shipped reference: normalized 經 texts, one per 注疏 unit."""
-    text = resources.files("qa").joinpath(REFERENCE_FILE).read_text(encoding="utf-8")
-    return tuple(line for line in text.splitlines() if line and not line.startswith("#"))
+    """The shipped reference: normalized 經 texts, one per 注疏 unit (data directory: qa.text.tables)."""
+    return _jing_reference(data_dir())
+
+
+@per_directory
+def _jing_reference(directory: Path) -> tuple[str, ...]:
+    return tuple(row.fields[0] for row in read_table(REFERENCE_FILE, directory))
 
 
 def build_reference(seeds_dir: Path) -> str:
@@ -55,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
 
     args = sys.argv[1:] if argv is None else argv
     seeds_dir = Path(args[0]) if args else Settings.from_env().seeds_dir
-    target = Path(str(resources.files("qa").joinpath(REFERENCE_FILE)))
+    target = table_path(REFERENCE_FILE)
     target.write_text(build_reference(seeds_dir), encoding="utf-8")
     log.info("wrote %s", target)
     return 0

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 
 from ..catalog import SeedFile
 from ...text.normalize import normalize
-from ..units import LemmaUnit, ParsedFile, ParseWarning, SourceSpan, source_lines
+from ..units import LemmaUnit, ParsedFile, ParseWarning, Section, SourceSpan, source_lines
 from .charmodel import CharModel
 from .jingref import jing_reference
 
@@ -278,7 +278,7 @@ def parse(seed: SeedFile, text: str) -> ParsedFile:
         if u.jing and not u.xiyi:
             warnings.append(ParseWarning(seed.name, u.first, "lemma without a note (kept)"))
     out: list[LemmaUnit] = []
-    section = "經"
+    section: Section = "經"
     seq = 0 if units and not units[0].jing else 1
     for u in units:
         section = "記" if u.ji else section

@@ -26,11 +26,11 @@ from dataclasses import dataclass, field
 
 from ..catalog import SeedFile
 from ...text.normalize import normalize, normalize_with_map
-from ..units import LemmaUnit, ParsedFile, ParseWarning, ShuPart, SourceSpan, source_lines
+from ..units import Boundary, LemmaUnit, ParsedFile, ParseWarning, Section, ShuOn, ShuPart, SourceSpan, source_lines
 from .charmodel import CharModel
 from .displaced import find_displaced
 
-WORK_SECTION_JI = "記"
+WORK_SECTION_JI: Section = "記"
 _Q = r"[“「]([^”」]{1,40})[”」]"
 _QUOTE = rf"{_Q}(?:至{_Q})?"
 #: the header opening a 疏 line: [疏]“X”至“Y”。 then, directly, an optional 注“A”至“B”。
@@ -47,7 +47,7 @@ _ZHU_OPENERS = ("今文", "古文")
 
 @dataclass(slots=True)
 class _Part:
-    on: str
+    on: ShuOn
     quote: str | None
     x: str | None  # first quoted span (start), or the only one
     y: str | None  # second quoted span (end), or the only one
@@ -80,7 +80,7 @@ def _split_shu(line_no: int, text: str) -> list[_Part]:
     head = _SHU_HEAD.match(text)
     assert head is not None  # callers only pass lines that open with a header
     quote, x, y = _quote(head, 1)
-    on = "經"
+    on: ShuOn = "經"
     if quote is None and head.group(3) is not None:  # [疏]注“A”至“B”: a 疏 on the 注 only
         on, (quote, x, y) = "注", _quote(head, 3)
     if quote is not None and head.group(3) is not None:
@@ -219,13 +219,13 @@ def parse(seed: SeedFile, text: str) -> ParsedFile:
     model = CharModel.train([j for j, _ in marked], [z for _, z in marked if z])
 
     units: list[LemmaUnit] = []
-    section = "經"
+    section: Section = "經"
     for i, b in enumerate(blocks):
         uid = seed.unit_id(i + 1)
         p, why = splits.get(i, (None, ""))
         if why:
             warn(b.line, why + "; text kept")
-        boundary = "marked" if p is not None else "inferred"
+        boundary: Boundary = "marked" if p is not None else "inferred"
         if b.line and p is None:
             p = inferred_split(b.text, model)
         if b.text.startswith("記") and normalize(b.text[:2]) == "记" and b.text[1:2] in "。，：":

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from ..catalog import SeedFile
 from ...text.normalize import normalize
-from ..units import ParsedFile
+from ..units import ParsedFile, ShuOn
 from .charmodel import CharModel
 from ._zhushu_common import Assembler, Draft, Piece, ShuDraft, piece, quote_fits, split_lines, split_quote
 
@@ -56,7 +56,8 @@ _NB_CLIP = 3.0  # so it decides only where structure and pins leave a choice
 def _part(lines: list[str], no: int, start: int, end: int, zhu: bool, quote: str | None) -> ShuDraft:
     inner = quote[1:-1] if quote else None
     x, y = split_quote(inner, "」至「")
-    return ShuDraft(on=ZHU if zhu else JING, quote=quote or None, x=x, y=y, header=[piece(lines, no, start, end)])
+    on: ShuOn = "注" if zhu else "經"
+    return ShuDraft(on=on, quote=quote or None, x=x, y=y, header=[piece(lines, no, start, end)])
 
 
 def parse_shu_line(lines: list[str], no: int) -> list[ShuDraft]:
@@ -67,6 +68,7 @@ def parse_shu_line(lines: list[str], no: int) -> list[ShuDraft]:
     start = 0
     while True:
         m = _HEAD.match(line, pos)
+        assert m is not None  # the pattern matches the empty string
         if not m.group() and heads:
             break
         heads.append((start, m.end(), bool(m.group(1)), m.group(2)))

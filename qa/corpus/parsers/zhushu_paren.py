@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from ..catalog import SeedFile
-from ..units import ParsedFile
+from ..units import ParsedFile, ShuOn
 from ._zhushu_common import Assembler, Draft, Piece, ShuDraft, piece, split_lines, split_quote
 
 _QUOTE = r"“([^”]*)”(?:至“([^”]*)”)?"
@@ -69,7 +69,7 @@ def _jing_line(lines: list[str], no: int, asm: Assembler) -> Draft:
     return draft
 
 
-def _header(lines: list[str], no: int, m: re.Match[str], on: str) -> ShuDraft:
+def _header(lines: list[str], no: int, m: re.Match[str], on: ShuOn) -> ShuDraft:
     line = lines[no - 1]
     quote = _quote_of(line, m)
     x, y = split_quote(quote, "”至“")
