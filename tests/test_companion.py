@@ -64,3 +64,12 @@ def test_the_lead_is_what_a_renderer_listing_evidence_would_miss(real_retriever)
     assert real_retriever.ask("賓為什麼說旨？").lead == ""
     assert real_retriever.ask("兩禮的獻賓有何不同？").lead == "「獻賓」，兩禮對照：先鄉飲酒禮，後燕禮。"
     assert real_retriever.ask("今天天氣如何").lead == ""  # its text is the notice itself
+
+
+def test_a_row_in_another_script_keeps_the_lead(real_retriever):
+    from qa.answering.rows import row_in_script
+
+    row = row_in_script(real_retriever.ask("合樂之後呢？").to_dict(), "hans")
+    lead, statement, _ = row["answer"].split("\n")
+    assert lead == "乡饮酒礼「堂上元缺一字堂下众声俱合」（即「合乐」）之后，贾疏所分下一节为「立司正」。"
+    assert statement.endswith("〔儀禮注疏·鄉飲酒禮·疏·zhushu.xiangyin.092（003_c949fed6c9cacba9.txt:271）〕")

@@ -92,7 +92,9 @@ def row_in_script(row: dict[str, Any], script: str) -> dict[str, Any]:
 
     citations = [{**c, "text": conv(c["text"])} for c in row["citations"]]
     if row["found"] and citations:  # rebuilt so the citations themselves are not converted
-        answer = "\n".join(f"{c['text']}〔{c['citation']}〕" for c in citations)
+        cited = {f"{c['text']}〔{c['citation']}〕": f"{n['text']}〔{n['citation']}〕" for c, n in zip(row["citations"], citations)}
+        # a line citing nothing (a sequence answer's 「…之後，賈疏所分下一節為…」) is converted whole
+        answer = "\n".join(cited.get(line) or conv(line) for line in row["answer"].split("\n"))
     else:
         answer = conv(row["answer"])
     hits = [{**h, **{f: conv(h[f]) for f in _HIT_TEXT}} for h in row["hits"]]
