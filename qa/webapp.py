@@ -19,13 +19,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .answering.compose import Answer
+from .answering.compose import Answer, Evidence
+from .answering.guide import outline_entries
 from .answering.inputs import door_question
 from .answering.rows import AnswerRow, RowScript, ask_row
 from .errors import ConfigError, QAError
 from .answering.page import JS
 from .answering.plaintext import conversation_markdown, conversation_text
-from .answering.reading import Reader, contents_html, reading_html
+from .answering.reading import Reader, contents_html, outline_html, reading_html
 from .answering.render import (
     CSS,
     LAYER_CHOICES,
@@ -37,7 +38,10 @@ from .answering.render import (
     simplified_sources,
     user_html,
 )
+from .corpus.corrections import unit_corrections
+from .corpus.units import LemmaUnit
 from .settings import Settings
+from .text.normalize import normalize_with_map
 
 if TYPE_CHECKING:  # pragma: no cover
     import gradio as gr
@@ -53,6 +57,8 @@ EXAMPLES: tuple[str, ...] = (
     "Why does the guest praise the wine?",
     "主人為什麼拜崇酒？",
     "燕禮誰為主人？",
+    "合樂之後呢？",
+    "兩禮的獻賓有何不同？",
 )
 #: Exchanges a chat session keeps (and re-renders); older ones drop off the top. Follow-ups lean
 #: on the last ``Settings.history_turns`` only, so this bounds memory, not behaviour.
@@ -86,6 +92,8 @@ class ChatService:
         self.rites: tuple[str, ...] = tuple(dict.fromkeys(u.rite for u in retriever.units))
         self.common = common_chars(retriever.units)
         self._ask_params = frozenset(inspect.signature(retriever.ask).parameters)
+        # the reader's companion: 賈疏's stages, parallels, scholarly citations, 校讀 (qa.corpus.context)
+        self.context = getattr(retriever, "context", None)  # None: a bare retriever (tests), no companion
         try:
             self.simplified = simplified_sources(self.settings.seeds_dir)
         except QAError as exc:  # without the catalog, 繁 converts nothing (the safe side)
@@ -118,9 +126,12 @@ class ChatService:
             return Turn(message, None, str(exc))
 
     def display(
-        self, script: "Script | Display" = "original", rites: Iterable[str] | None = None, layers: Iterable[str] | None = None
+        self, script: "Script | Display" = "original", rites: Iterable[str] | None = None, layers: Iterable[str] | None = None,
+        jiaodu: bool = False,
     ) -> Display:
-        """How to show answers: ``script`` (繁 converts only simplified sources), filters (None: all)."""
+        """How to show answers: ``script`` (繁 converts only simplified sources), filters (None: all),
+        and the 校讀 (corrections marked in place) when ``jiaodu``; every card names its stage and
+        its counterpart in the other rite, and 「複製引文」 copies the scholarly citation."""
         if isinstance(script, Display):
             return script
         rite_set = frozenset(rites) if rites is not None else None
@@ -131,7 +142,40 @@ class ChatService:
             common=self.common,
             rites=None if rite_set is None or rite_set >= set(self.rites) else rite_set,
             layers=None if layer_set is None or layer_set >= set(LAYER_CHOICES.values()) else layer_set,
+            stage_of=self.stage_of if self.context else None,
+            cite=scholarly,
+            parallels=self.parallels if self.context else None,
+            jiaodu=unit_corrections if jiaodu else None,
         )
+
+    def stage_of(self, unit: LemmaUnit) -> str | None:
+        """The unit's stages in 賈疏's words, outermost first (主人樂賓 › 獻笙者); None when unstaged."""
+        path = self.context.stage_path(unit.id) if self.context and unit.id in self.context.units_by_id else ()
+        return " › ".join(s.title for s in path) or None
+
+    def parallels(self, unit: LemmaUnit) -> list[tuple[str, str, str, str]]:
+        """(unit id, rite, the 經 formulae both hold, source) of the unit's counterparts in another rite."""
+        if self.context is None or unit.id not in self.context.units_by_id:
+            return []
+        out = []
+        for p in self.context.parallels(unit.id):
+            other = self.context.unit(p.unit)
+            norm, where = normalize_with_map(other.jing)
+            # the shared formulae in the counterpart's own characters (matching form is for matching only)
+            said = [other.jing[where[i] : where[i + len(c) - 1] + 1] for c in p.shared if (i := norm.find(c)) >= 0]
+            out.append((p.unit, p.rite, "、".join(said[:3]), other.source))
+        return out
+
+    def outline(self) -> str:
+        """賈疏's stages of every rite, to browse (each unit a link to the reading view)."""
+        return outline_html(outline_entries(self.context), self.units_by_id) if self.context else ""
+
+    def coverage(self) -> str:
+        """What the corpus covers, in zh-Hant and English, for the page's coverage panel."""
+        if not hasattr(self.retriever, "coverage_statement"):
+            return ""
+        zh, en = (self.retriever.coverage_statement(lang) for lang in ("zh-Hant", "en"))
+        return f'<div class="qa-coverage-text">{html.escape(zh)}\n\n{html.escape(en)}</div>'
 
     def render(self, turns: Sequence[Turn], script: "Script | Display") -> list[dict[str, str]]:
         """The chat as Gradio messages; user text escaped, answers as HTML cards, each reply numbered."""
@@ -153,6 +197,11 @@ class ChatService:
         return reading_html(self.reader, unit_id.strip(), self.display(script))
 
 
+def scholarly(e: Evidence) -> str:
+    """What 「複製引文」 and the conversation copies cite: the scholarly form where it could be made."""
+    return e.scholarly or e.citation()
+
+
 def _labels_to_layers(labels: Iterable[str] | None) -> list[str] | None:
     return None if labels is None else [LAYER_CHOICES[x] for x in labels if x in LAYER_CHOICES]
 
@@ -164,39 +213,40 @@ def build_app(retriever: "Retriever") -> "gr.Blocks":
     service = ChatService(retriever)
     settings = service.settings
 
-    def view(script_label: str, rites: list[str] | None, layer_labels: list[str] | None) -> Display:
-        return service.display(SCRIPTS.get(script_label, "original"), rites, _labels_to_layers(layer_labels))
+    def view(script_label: str, rites: list[str] | None, layer_labels: list[str] | None, jiaodu: bool = False) -> Display:
+        return service.display(SCRIPTS.get(script_label, "original"), rites, _labels_to_layers(layer_labels), bool(jiaodu))
 
     def copies(turns: list[Turn]) -> tuple[str, str]:
-        return conversation_text(turns), conversation_markdown(turns)
+        return conversation_text(turns, cite=scholarly), conversation_markdown(turns, cite=scholarly)
 
     def shown(turns: list[Turn] | None, chat: list | None) -> list[Turn]:
         # the chat's trash empties the chat at once, the turns only when its event lands: a
         # question asked in between must not bring the old conversation back
         return list(turns or [])[: len(chat or []) // 2]
 
-    def respond(message: str, turns: list[Turn], chat: list, script_label: str, k: float, rites: list[str], layers: list[str]):
+    def respond(message: str, turns: list[Turn], chat: list, script_label: str, k: float, rites: list[str], layers: list[str],
+                jiaodu: bool = False):
         turns = shown(turns, chat)
         if message:  # whitespace-only reaches the query analyzer, whose error is shown in the chat
             layer_names = _labels_to_layers(layers)
             turns.append(service.turn(message, turns, k=int(k) if k else None, rites=rites, layers=layer_names))
         turns = turns[-KEPT_TURNS:]  # a session's state and the re-sent chat stay bounded
-        return (service.render(turns, view(script_label, rites, layers)), turns, "", *copies(turns))
+        return (service.render(turns, view(script_label, rites, layers, jiaodu)), turns, "", *copies(turns))
 
-    def rerender(turns: list[Turn], chat: list, script_label: str, rites: list[str], layers: list[str]):
-        return service.render(shown(turns, chat), view(script_label, rites, layers))
+    def rerender(turns: list[Turn], chat: list, script_label: str, rites: list[str], layers: list[str], jiaodu: bool = False):
+        return service.render(shown(turns, chat), view(script_label, rites, layers, jiaodu))
 
     def clear():  # the question being typed stays
         return [], [], "", ""
 
-    def read(unit_id: str, script_label: str):
+    def read(unit_id: str, script_label: str, jiaodu: bool = False):
         uid = (unit_id or "").strip()
-        return service.read(uid, view(script_label, None, None)), uid, gr.Tabs(selected="read")
+        return service.read(uid, view(script_label, None, None, jiaodu)), uid, gr.Tabs(selected="read")
 
     def step(by: int):
-        def go(unit_id: str, script_label: str):
+        def go(unit_id: str, script_label: str, jiaodu: bool = False):
             uid = service.reader.step((unit_id or "").strip() or service.reader.first_id, by)
-            return service.read(uid, view(script_label, None, None)), uid
+            return service.read(uid, view(script_label, None, None, jiaodu)), uid
 
         return go
 
@@ -260,6 +310,7 @@ def build_app(retriever: "Retriever") -> "gr.Blocks":
                         list(SCRIPTS), value="原文", show_label=False, container=False, scale=0, min_width=200, elem_id="qa-script"
                     )
                     answer_only = gr.Checkbox(label="只看答案 answer only", value=False, container=False, scale=0, min_width=150, elem_id="qa-answer-only")
+                    jiaodu = gr.Checkbox(label="校讀 corrected reading", value=False, container=False, scale=0, min_width=150, elem_id="qa-jiaodu")
                     clear_btn = gr.Button("新對話 new chat", size="sm", scale=0, min_width=110, elem_id="qa-new")
                     copy_txt = gr.Button("複製對話 text", size="sm", scale=0, min_width=100, elem_id="qa-copy-text")
                     copy_md = gr.Button("複製 Markdown", size="sm", scale=0, min_width=100, elem_id="qa-copy-md")
@@ -269,6 +320,8 @@ def build_app(retriever: "Retriever") -> "gr.Blocks":
                         layers = gr.CheckboxGroup(list(LAYER_CHOICES), value=list(LAYER_CHOICES), label="層 layer", elem_id="qa-layers")
                         k = gr.Slider(1, settings.max_k, value=settings.k, step=1, label="段落數 k", elem_id="qa-k")
                 gr.Examples(examples=[[e] for e in EXAMPLES], inputs=[box], label="例題 Examples")
+                with gr.Accordion("語料範圍 what the corpus covers", open=False, elem_id="qa-coverage"):
+                    gr.HTML(service.coverage(), elem_id="qa-coverage-statement")
             with gr.Tab("閱讀 Read", id="read"):
                 with gr.Row(elem_id="qa-read-nav", equal_height=True):
                     prev_btn = gr.Button("← 上一段", size="sm", scale=0, min_width=80, elem_id="qa-prev")
@@ -278,25 +331,28 @@ def build_app(retriever: "Retriever") -> "gr.Blocks":
                     go_btn = gr.Button("讀 Read", size="sm", scale=0, min_width=60, elem_id="qa-read-go")
                     next_btn = gr.Button("下一段 →", size="sm", scale=0, min_width=80, elem_id="qa-next")
                 reading = gr.HTML(service.read(""), elem_id="qa-reading")
+                with gr.Accordion("綱目 outline · 賈疏分節", open=True, elem_id="qa-outline"):
+                    gr.HTML(service.outline(), elem_id="qa-outline-panel")
 
         private = {"api_visibility": "private"}
         outputs = [chatbot, turns, box, conv_text, conv_md]
-        asking = [box, turns, chatbot, script, k, rites, layers]
+        asking = [box, turns, chatbot, script, k, rites, layers, jiaodu]
         box.submit(respond, asking, outputs, **private)
         send.click(respond, asking, outputs, **private)
-        for control in (script, rites, layers):
-            control.change(rerender, [turns, chatbot, script, rites, layers], [chatbot], **private)
-        script.change(lambda u, s: service.read(u, view(s, None, None)), [unit_box, script], [reading], **private)
+        for control in (script, rites, layers, jiaodu):
+            control.change(rerender, [turns, chatbot, script, rites, layers, jiaodu], [chatbot], **private)
+        for control in (script, jiaodu):
+            control.change(lambda u, s, j: service.read(u, view(s, None, None, j)), [unit_box, script, jiaodu], [reading], **private)
         cleared = [chatbot, turns, conv_text, conv_md]
         clear_btn.click(clear, None, cleared, **private)
         chatbot.clear(clear, None, cleared, **private)  # the trash icon forgets the turns too
         answer_only.change(None, [answer_only], None, js="(v) => { document.body.classList.toggle('qa-answer-only', !!v); }")
         copy_txt.click(None, [conv_text], None, js="(t) => { window.qaCopy(t || ''); }")
         copy_md.click(None, [conv_md], None, js="(t) => { window.qaCopy(t || ''); }")
-        unit_box.submit(read, [unit_box, script], [reading, unit_box, tabs], **private)
-        go_btn.click(read, [unit_box, script], [reading, unit_box, tabs], **private)
-        prev_btn.click(step(-1), [unit_box, script], [reading, unit_box], **private)
-        next_btn.click(step(1), [unit_box, script], [reading, unit_box], **private)
+        unit_box.submit(read, [unit_box, script, jiaodu], [reading, unit_box, tabs], **private)
+        go_btn.click(read, [unit_box, script, jiaodu], [reading, unit_box, tabs], **private)
+        prev_btn.click(step(-1), [unit_box, script, jiaodu], [reading, unit_box], **private)
+        next_btn.click(step(1), [unit_box, script, jiaodu], [reading, unit_box], **private)
         unit_box.change(None, [unit_box], None, js="(u) => { if (window.qaSetUrl) window.qaSetUrl(u); }")
         demo.load(None, None, None, js=JS)
         demo.load(on_load, [script], [reading, unit_box, tabs], **private)

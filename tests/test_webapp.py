@@ -138,6 +138,52 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def test_cards_name_their_stage_and_parallel(service):
+    t = service.turn("賓為什麼說旨？", [])
+    html = service.render([t], "original")[1]["content"]
+    assert '鄉飲酒禮 › <span class="qa-stage">主人盥洗獻賓</span>' in html
+    assert 'qa-parallel"><span class="qa-label">對應</span>燕禮 <a class="qa-unit-link" href="?unit=zhushu.yan.a003"' in html
+    assert "（坐奠爵、執爵興、執爵）" in html  # the formulae both hold, in the counterpart's own characters
+
+
+def test_sequence_answers_show_their_lead(service):
+    html = service.render([service.turn("合樂之後呢？", [])], "original")[1]["content"]
+    assert '<div class="qa-lead">鄉飲酒禮「堂上元缺一字堂下眾聲俱合」（即「合樂」）之後，賈疏所分下一節為「立司正」。</div>' in html
+
+
+def test_jiaodu_marks_corrections_only_when_asked(service):
+    t = service.turn("卿降席西階上北面坐卒爵", [])
+    assert any(h.unit.id == "zhushu.yan.a003" for h in t.answer.hits)
+    plain = service.render([t], "original")[1]["content"]
+    marked = service.render([t], service.display("original", jiaodu=True))[1]["content"]
+    assert "qa-jiaodu" not in plain and "北麵" in plain
+    assert '<span class="qa-jiaodu" title="原作「麵」：麵 (noodles) for 面' in marked
+    reading = service.read("xiyi.yan.019", service.display("original", jiaodu=True))
+    assert reading.count('class="qa-jiaodu"') == 3 and "原作「防」" in reading
+
+
+def test_not_covered_answers_link_to_the_coverage(service):
+    html = service.render([service.turn("今天天氣如何", [])], "original")[1]["content"]
+    assert '<a class="qa-coverage-link" href="#qa-coverage">' in html and "本語料收2篇" in html
+    assert service.coverage().startswith('<div class="qa-coverage-text">本語料收2篇：燕禮、鄉飲酒禮')
+
+
+def test_the_outline_lists_stages_and_their_units(service):
+    outline = service.outline()
+    assert outline.count('class="qa-outline-stage"') == 27
+    assert "<summary>立司正<span" in outline and "賈疏：自此至「退立于觶南」，論立司正之事" in outline
+    assert 'href="?unit=zhushu.xiangyin.092"' in outline
+
+
+def test_copies_cite_the_scholarly_form(service):
+    from qa.answering.plaintext import conversation_text
+    from qa.webapp import scholarly
+
+    t = service.turn("賓為什麼說旨？", [])
+    text = conversation_text([t], cite=scholarly)
+    assert "   —— 《儀禮注疏》卷八–十〈鄉飲酒禮〉「告旨」鄭玄注「旨，美也」（十三經注疏本，003:110）" in text
+
+
 @pytest.fixture(scope="module")
 def app_url(real_retriever):
     from qa.webapp import serve
@@ -325,7 +371,8 @@ def test_browser_copy_citation_is_plain_text(app_url, browser, service):
         reply.locator(".qa-copy-cite").first.click()
         copied = _clipboard(page)
         assert "<" not in copied and "&" not in copied
-        assert copied.startswith("旨，美也。") and "zhushu.xiangyin." in copied and "003_c949fed6c9cacba9.txt:" in copied
+        # the scholarly form (qa.corpus.cite): work, 卷, rite, 經 clause, layer with author, edition, file:line
+        assert copied == "旨，美也。——《儀禮注疏》卷八–十〈鄉飲酒禮〉「告旨」鄭玄注「旨，美也」（十三經注疏本，003:110）"
         reply.locator(".qa-copy-answer").first.click()
         answer = _clipboard(page, copied)
         assert answer.startswith("1. 旨，美也。") and "<" not in answer
@@ -420,5 +467,40 @@ def test_browser_filters_and_k(app_url, browser):
         page.locator("#qa-rites label", has_text="鄉飲酒禮").click()  # show 燕禮 only
         expect(page.locator("#qa-chat .qa-turn-1 details.qa-card")).to_have_count(0, timeout=30_000)
         assert "no cited sentence" in page.inner_text("#qa-chat .qa-turn-1")
+    finally:
+        page.context.close()
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_browser_companion_outline_parallel_jiaodu(app_url, browser):
+    """The outline opens a stage's unit in the reading view; a 告旨 answer shows its 燕禮 parallel,
+    which opens in the reading view; 校讀 marks the corrections, the source's character in the hover title."""
+    from playwright.sync_api import expect
+
+    page = _open(browser, app_url)
+    try:
+        page.get_by_role("tab", name="閱讀 Read").click()
+        outline = page.locator("#qa-outline-panel")
+        outline.locator("summary", has_text="立司正").first.click()
+        outline.locator('a.qa-unit-link[href="?unit=zhushu.xiangyin.092"]').click()
+        reading = page.locator("#qa-reading .qa-read")
+        expect(reading.locator(".qa-card summary.qa-head").first).to_contain_text("zhushu.xiangyin.092", timeout=30_000)
+        expect(reading.locator(".qa-stage").first).to_have_text("立司正")
+
+        page.get_by_role("tab", name="問答 Ask").click()
+        reply = _ask(page, "賓為什麼說旨？", 1)
+        parallel = reply.locator(".qa-parallel").first
+        expect(parallel).to_contain_text("燕禮")
+        expect(parallel.locator("a.qa-unit-link")).to_have_text("zhushu.yan.a003")
+        expect(reply.locator(".qa-stage").first).to_have_text("主人盥洗獻賓")
+
+        page.locator("#qa-jiaodu input").check()
+        page.wait_for_timeout(1500)  # the chat re-renders with the 校讀
+        page.locator("#qa-chat .qa-reply.qa-turn-1 .qa-parallel a.qa-unit-link").first.click()  # opens the reading view
+        expect(reading.locator(".qa-card summary.qa-head").first).to_contain_text("zhushu.yan.a003", timeout=30_000)
+        mark = reading.locator(".qa-jiaodu").first
+        expect(mark).to_have_text("面")  # 002's 北麵 read 北面
+        assert (mark.get_attribute("title") or "").startswith("原作「麵」")
     finally:
         page.context.close()

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from ..corpus.corrections import Correction
 from ..corpus.units import LemmaUnit
 from ..text.normalize import normalize
 from .compose import Evidence
@@ -44,6 +45,12 @@ class Display:
     stage_of: Callable[[LemmaUnit], str | None] | None = None
     cite: Callable[[Evidence], str] | None = None
     corrections: Callable[[LemmaUnit], Sequence[str]] | None = None
+    #: 校讀: a unit's corrections, shown in place (the correction marked, the source's character
+    #: on hover); None shows the text exactly as the source has it
+    jiaodu: Callable[[LemmaUnit], Sequence[Correction]] | None = None
+    #: the corresponding units of another rite, as (unit id, rite, why, its source file): the best
+    #: one is shown on a card, a link, with why (the 經 formulae both hold) in the display script
+    parallels: Callable[[LemmaUnit], Sequence[tuple[str, str, str, str]]] | None = None
 
     def script_for(self, source: str) -> Script:
         """The conversion for one source: 繁 leaves traditional sources as they are."""

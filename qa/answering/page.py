@@ -48,6 +48,16 @@ a.qa-unit-link:hover { text-decoration: underline; }
 .qa-xiyi .qa-label { background: #6d28d9; }
 .qa-notes { color: #78716c; font-size: 0.85em; }
 .qa-corr { color: #9a3412; font-size: 0.85em; }
+.qa-jiaodu { text-decoration: underline dotted #b91c1c; text-underline-offset: 3px; background: #fef2f2; cursor: help; }
+.qa-parallel { font-size: 0.88em; color: #0f766e; }
+.qa-parallel .qa-label { background: #0f766e; }
+.qa-why { color: #78716c; }
+.qa-lead { font-weight: 600; margin-bottom: 4px; }
+.qa-scope { margin-top: 6px; font-size: 0.9em; }
+.qa-outline details { margin: 2px 0 2px 1em; }
+.qa-outline summary { cursor: pointer; }
+.qa-outline .qa-stmt { color: #78716c; font-size: 0.85em; }
+.qa-coverage-text { white-space: pre-wrap; font-size: 0.9em; }
 .qa-card mark, .qa-answer mark, .qa-read mark { background: #fde68a; color: inherit; padding: 0; }
 .qa-user { white-space: pre-wrap; }
 .qa-answer-only #qa-chat .qa-cards, .qa-answer-only #qa-chat .qa-nearest { display: none; }

@@ -30,7 +30,7 @@ def answer_plain(answer: Answer, evidence: Sequence[Evidence] | None = None, cit
     evidence = answer.evidence if evidence is None else evidence
     if not answer.found or not evidence:
         return answer.text
-    lines = []
+    lines = [answer.lead] if answer.lead else []  # a sequence or compare answer's first line
     for n, e in enumerate(evidence, 1):
         lines.append(f"{n}. {e.text}")
         lines.append(f"   —— {cite(e) if cite else e.citation()}")
@@ -64,6 +64,8 @@ def conversation_markdown(turns: Sequence[TurnLike], cite: Cite | None = None) -
         elif not a.found or not a.evidence:
             lines.append(f"> {_md(a.text)}")
         else:
+            if a.lead:
+                lines += [_md(a.lead), ""]
             for n, e in enumerate(a.evidence, 1):
                 lines.append(f"{n}. {_md(e.text)}  ")
                 lines.append(f"   —— {_md(cite(e) if cite else e.citation())}")

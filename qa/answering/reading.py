@@ -5,11 +5,15 @@ layers, the aligned unit of the other edition, its neighbours, and a stable addr
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..corpus.units import LemmaUnit
 from .render import Display, Script, as_display, card_html, text_html, unit_link
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .guide import OutlineEntry
 
 
 def chapter_of(unit_id: str) -> str:
@@ -83,6 +87,35 @@ def contents_html(reader: Reader) -> str:
     )
 
 
+def outline_html(entries: Sequence["OutlineEntry"], units: Mapping[str, LemmaUnit]) -> str:
+    """賈疏's stages to browse (:func:`qa.answering.guide.outline_entries`): per rite, each stage
+    (nested ones indented) opening onto its statement and its units, each a link to the reading view."""
+    rites: dict[str, list[str]] = {}
+    for e in entries:
+        lines = "".join(
+            f"<li>{unit_link(u)} {html.escape(_opening(units[u]))}</li>" for u in e.units if u in units
+        )
+        rites.setdefault(e.rite, []).append(
+            f'<details class="qa-outline-stage" style="margin-left:{1.2 * e.depth:.1f}em">'
+            f"<summary>{html.escape(e.title)}<span class=\"qa-stmt\">（{len(e.units)} 段）</span></summary>"
+            f'<div class="qa-stmt">賈疏：{html.escape(e.statement)}</div><ul>{lines}</ul></details>'
+        )
+    body = "".join(
+        f'<details class="qa-outline-rite" open><summary>{html.escape(rite)}（{len(stages)} 節）</summary>{"".join(stages)}</details>'
+        for rite, stages in rites.items()
+    )
+    return f'<div class="qa-outline"><div class="qa-read-title">綱目 outline · 賈疏分節 Jia Gongyan\'s stages</div>{body}</div>'
+
+
+def _opening(unit: LemmaUnit) -> str:
+    """The first clause of a unit's 經, for a line of the outline."""
+    text = unit.jing
+    for i, ch in enumerate(text):
+        if ch in "，。；：":
+            return text[:i]
+    return text[:16]
+
+
 def _preview(unit: LemmaUnit, d: Display, arrow: str) -> str:
     script = d.script_for(unit.source)
     return (
@@ -115,4 +148,4 @@ def reading_html(reader: Reader, unit_id: str, display: "Display | Script" = "or
     return f'<div class="qa-read" title="{html.escape(u.id)}">{title}{before}{card}{after}{link}</div>'
 
 
-__all__ = ["Place", "Reader", "chapter_of", "contents_html", "reading_html"]
+__all__ = ["Place", "Reader", "chapter_of", "contents_html", "outline_html", "reading_html"]

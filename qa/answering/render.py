@@ -35,6 +35,7 @@ from ..text.normalize import normalize_with_map
 from ..corpus.units import LemmaUnit
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..corpus.corrections import Correction
     from ..retrieval.retriever import Hit
 
 _ANSI_MARK = ("\x1b[1;33m", "\x1b[0m")
@@ -129,6 +130,27 @@ def text_terminal(text: str, terms: QueryTerms | None, script: Script = "origina
     return "".join(f"{_ANSI_MARK[0]}{p}{_ANSI_MARK[1]}" if on else p for p, on in segments(text, terms, script))
 
 
+def jiaodu_text_html(
+    text: str,
+    fixes: Sequence["Correction"],
+    terms: QueryTerms | None,
+    script: Script = "original",
+    common: Collection[str] = frozenset(),
+) -> str:
+    """:func:`text_html` of the 校讀: each correction in ``fixes`` (of this text) shown corrected in
+    ``<span class="qa-jiaodu" title="原作「…」：why">``; the source's character stays on hover."""
+    out, at = [], 0
+    for c in sorted(fixes, key=lambda c: c.offset):
+        if c.offset < at or text[c.offset : c.offset + len(c.source)] != c.source:
+            continue  # a correction that does not fit this text is not shown
+        out.append(text_html(text[at : c.offset], terms, script, common))
+        title = _attr(f"原作「{c.source}」：{c.note}")
+        out.append(f'<span class="qa-jiaodu" title="{title}">{html.escape(convert_script(c.corrected, script))}</span>')
+        at = c.offset + len(c.source)
+    out.append(text_html(text[at:], terms, script, common))
+    return "".join(out)
+
+
 def user_html(text: str) -> str:
     """What a user typed, as inert text: escaped, newlines kept, inside one HTML block
     (so Markdown inside it is not interpreted either)."""
@@ -192,17 +214,20 @@ def _layers_html(
     unit: LemmaUnit, terms: QueryTerms | None, d: Display, open_shu: bool, key: str = ""
 ) -> str:
     script = d.script_for(unit.source)
+    fixes = list(d.jiaodu(unit)) if d.jiaodu else []
 
-    def text(t: str) -> str:
-        return text_html(t, terms, script, d.common)
+    def text(t: str, field: str = "") -> str:
+        mine = [c for c in fixes if c.field == field]
+        return jiaodu_text_html(t, mine, terms, script, d.common) if mine else text_html(t, terms, script, d.common)
 
-    parts = [f'<div class="qa-layer qa-jing"><span class="qa-label">經</span>{text(unit.jing)}</div>']
+    parts = [f'<div class="qa-layer qa-jing"><span class="qa-label">經</span>{text(unit.jing, "jing")}</div>']
     if unit.zhu and d.shows_layer("zhu"):
-        parts.append(f'<div class="qa-layer qa-zhu"><span class="qa-label">注</span>{text(unit.zhu)}</div>')
+        parts.append(f'<div class="qa-layer qa-zhu"><span class="qa-label">注</span>{text(unit.zhu, "zhu")}</div>')
     shu = _shu_parts(unit)
     if shu and d.shows_layer("shu"):
         body = "".join(
-            f'<p><span class="qa-shu-head">{html.escape(convert_script(p.header, script))}</span>{text(p.text)}</p>'
+            f'<p><span class="qa-shu-head">{html.escape(convert_script(p.header, script))}</span>'
+            f'{text(p.text, f"shu.{unit.shu.index(p)}.text")}</p>'
             for p in shu
         )
         summary = f'<span class="qa-label">疏</span>賈公彥疏（{len(shu)}）'
@@ -211,12 +236,20 @@ def _layers_html(
             f'<details class="qa-layer qa-shu{kc}"{" open" if open_shu else ""}><summary>{summary}</summary>{body}</details>'
         )
     if unit.xiyi and d.shows_layer("xiyi"):
-        parts.append(f'<div class="qa-layer qa-xiyi"><span class="qa-label">析疑</span>{text(unit.xiyi)}</div>')
-    for note in unit.notes:
-        parts.append(f'<div class="qa-layer qa-notes">【{text(note)}】</div>')
+        parts.append(f'<div class="qa-layer qa-xiyi"><span class="qa-label">析疑</span>{text(unit.xiyi, "xiyi")}</div>')
+    for i, note in enumerate(unit.notes):
+        parts.append(f'<div class="qa-layer qa-notes">【{text(note, f"notes.{i}")}】</div>')
     if d.corrections:
         for c in d.corrections(unit):
             parts.append(f'<div class="qa-layer qa-corr">校 {html.escape(c)}</div>')
+    if d.parallels:
+        found = list(d.parallels(unit))[:1]  # the best counterpart: one line, not a list
+        for uid, rite, why, source in found:
+            because = f'<span class="qa-why">（{html.escape(convert_script(why, d.script_for(source)))}）</span>' if why else ""
+            parts.append(
+                f'<div class="qa-layer qa-parallel"><span class="qa-label">對應</span>'
+                f"{html.escape(rite)} {unit_link(uid)}{because}</div>"
+            )
     return "".join(parts)
 
 
@@ -227,7 +260,7 @@ def _head_html(unit: LemmaUnit, rank: int | None, d: Display, tag: str = "div") 
         bits.append(" · 記")
     stage = d.stage_of(unit) if d.stage_of else None
     if stage:
-        bits.append(f' · <span class="qa-stage">{html.escape(stage)}</span>')
+        bits.append(f' › <span class="qa-stage">{html.escape(stage)}</span>')
     bits.append(f'<span class="qa-src"> · {html.escape(f"{unit.source}:{_span(unit)}")}</span>')
     return f'<{tag} class="qa-head">{lead}{"".join(bits)}</{tag}>'
 
@@ -320,13 +353,19 @@ def answer_html(
     if answer.found and evidence:
         items = "".join(evidence_html(e, terms, d) for e in evidence)
         tools = f'<div class="qa-tools">{copy_button(answer_plain(answer, evidence, d.cite), "複製答案 copy", "qa-copy-answer")}</div>'
-        head = f'<div class="qa-answer"><ol>{items}</ol>{tools}</div>'
+        said = f'<div class="qa-lead">{html.escape(answer.lead)}</div>' if answer.lead else ""
+        head = f'<div class="qa-answer">{said}<ol>{items}</ol>{tools}</div>'
         lead = ""
     elif answer.found:
         head = '<div class="qa-answer qa-notfound">所選的禮與層中沒有引句 · no cited sentence in the chosen rites and layers</div>'
         lead = ""
     else:
-        head = f'<div class="qa-answer qa-notfound">{html.escape(answer.text)}</div>'
+        scope = (
+            f'<div class="qa-scope">{html.escape(answer.coverage)} '
+            '<a class="qa-coverage-link" href="#qa-coverage">語料範圍 what the corpus covers</a></div>'
+            if answer.coverage else ""
+        )
+        head = f'<div class="qa-answer qa-notfound">{html.escape(answer.text)}{scope}</div>'
         lead = '<div class="qa-nearest">最接近的段落（不一定回答此問）· nearest passages, not an answer</div>' if answer.hits else ""
     cards = cards_html(answer.hits, terms, d, units_by_id=units_by_id, evidence=evidence, key=key)
     n = cards.count('<details class="qa-card')
