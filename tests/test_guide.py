@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from qa.answering.guide import jiaodu_html, outline_entries, reading_view, stage_label
+from qa.answering.guide import outline_entries, reading_view, stage_label
+from qa.answering.render import jiaodu_text_html
 from qa.corpus.context import CorpusContext
 from qa.corpus.corrections import Correction
 from qa.corpus.load import load_corpus
@@ -52,16 +53,16 @@ def test_reading_view(ctx):
 
 def test_jiaodu_marks_the_correction_and_keeps_the_source_on_hover(ctx):
     v = reading_view(ctx, "zhushu.yan.a003")
-    marked = jiaodu_html(v.unit.jing, v.corrections, "jing")
-    assert "西階上北<ins class=\"qa-jiaodu\" data-source=\"麵\" title=\"原作「麵」：麵 (noodles)" in marked
-    assert marked.count("<ins") == 2 and "北麵" not in marked
-    assert jiaodu_html(v.unit.jing, (), "jing") == v.unit.jing  # nothing to correct: the text, escaped
+    fixes = [c for c in v.corrections if c.field == "jing"]
+    marked = jiaodu_text_html(v.unit.jing, fixes, None)
+    assert '西階上北<span class="qa-jiaodu" title="原作「麵」：麵 (noodles)' in marked
+    assert marked.count('class="qa-jiaodu"') == 2 and "北麵" not in marked
+    assert jiaodu_text_html(v.unit.jing, (), None) == v.unit.jing  # nothing to correct: the text, escaped
 
 
-def test_jiaodu_escapes_and_refuses_a_correction_that_does_not_fit():
+def test_jiaodu_escapes_and_skips_a_correction_that_does_not_fit():
     fix = Correction("jing", 1, "<", ">", "a 'note' & more")
-    assert jiaodu_html("a<b", [fix]) == (
-        'a<ins class="qa-jiaodu" data-source="&lt;" title="原作「&lt;」：a &#x27;note&#x27; &amp; more">&gt;</ins>b'
+    assert jiaodu_text_html("a<b", [fix], None) == (
+        'a<span class="qa-jiaodu" title="原作「&lt;」：a &#x27;note&#x27; &amp; more">&gt;</span>b'
     )
-    with pytest.raises(ValueError):
-        jiaodu_html("abc", [fix])
+    assert jiaodu_text_html("abc", [fix], None) == "abc"

@@ -1,5 +1,5 @@
 """The reader's guide, for any door: a unit's stage path, the outline to browse, a unit with its
-neighbours and parallels, and the 校讀 (corrected reading) of a text as HTML marks.
+neighbours, parallels and 校讀 corrections (shown by :func:`qa.answering.render.jiaodu_text_html`).
 
 Pure functions over a :class:`qa.corpus.context.CorpusContext` (``Retriever.context``). The 校讀
 never changes the text: :func:`jiaodu_html` shows the correction, marked, with the source's own
@@ -8,8 +8,6 @@ character (and why) on hover; everything is HTML-escaped.
 
 from __future__ import annotations
 
-import html
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..corpus.context import CorpusContext
@@ -85,21 +83,4 @@ def reading_view(ctx: CorpusContext, unit_id: str) -> ReadingView:
     )
 
 
-def jiaodu_html(text: str, corrections: Iterable[Correction], field: str | None = None) -> str:
-    """``text`` escaped, each correction (of ``field``, if given) shown corrected inside
-    ``<ins class="qa-jiaodu" title="原作「…」：why">…</ins>``: the source character on hover."""
-    fixes = sorted((c for c in corrections if field is None or c.field == field), key=lambda c: c.offset)
-    out, at = [], 0
-    for c in fixes:
-        if c.offset < at or text[c.offset : c.offset + len(c.source)] != c.source:
-            raise ValueError(f"correction at {c.offset} does not fit the text ({c.source!r})")
-        out.append(html.escape(text[at : c.offset]))
-        title = html.escape(f"原作「{c.source}」：{c.note}", quote=True)
-        out.append(f'<ins class="qa-jiaodu" data-source="{html.escape(c.source, quote=True)}" title="{title}">'
-                   f"{html.escape(c.corrected)}</ins>")
-        at = c.offset + len(c.source)
-    out.append(html.escape(text[at:]))
-    return "".join(out)
-
-
-__all__ = ["OutlineEntry", "ReadingView", "SEPARATOR", "jiaodu_html", "outline_entries", "reading_view", "stage_label"]
+__all__ = ["OutlineEntry", "ReadingView", "SEPARATOR", "outline_entries", "reading_view", "stage_label"]
