@@ -15,7 +15,14 @@
   words to match and used as a preference (``qa/data/rites.tsv``);
 - ``layers``: the layers whose commentator the question names (方苞 → 析疑, 鄭玄 → 注), taken out
   of the words to match and used as a preference (``qa/data/commentators.tsv``);
+- ``other_rites``: rites the question names that the corpus does not hold (士冠禮, 聘禮, "wedding";
+  ``qa/data/other_rites.tsv``): the answer then says what the corpus covers;
+- ``bridged``: corpus terms reached through CC-CEDICT and the corpus's own glosses (added by
+  :mod:`qa.retrieval.bridge` once an index is open; also part of ``expansions``);
 - ``lang``: a best guess (zh-Hant, zh-Hans, lzh, en, mixed), for reporting only.
+
+A question that names a rite (鄉飲酒禮和燕禮有什麼不同？) stands on its own: it is a follow-up
+only with an explicit marker (那燕禮呢？). A classical 「問X者何」 loses its 問.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from ..text.lexicon import (
     DETERMINERS,
     commentators_table,
     glossary,
+    other_rites_table,
     rite_names,
     rites_table,
     scaffolding,
@@ -70,6 +78,9 @@ class Query:
     context: tuple[str, ...] = ()  # terms carried over from the previous question (follow-ups only)
     rites: tuple[str, ...] = ()  # rite ids the question names (qa/data/rites.tsv), first named first
     layers: tuple[str, ...] = ()  # layers whose commentator the question names (qa/data/commentators.tsv)
+    other_rites: tuple[str, ...] = ()  # rites not in the corpus that the question names (qa/data/other_rites.tsv)
+    bridged: tuple[str, ...] = ()  # the expansions that came from CC-CEDICT or the corpus's glosses
+    understood: bool = False  # the bridge has been applied (qa.retrieval.bridge)
 
     @property
     def segments(self) -> tuple[str, ...]:
@@ -85,7 +96,8 @@ class Query:
     def dense_text(self) -> str:
         """What the dense encoder embeds: the core, the named rites, then glossary terms and context."""
         names = tuple(rite_names().get(r, "") for r in self.rites)
-        return " ".join(p for p in (self.core, *names, *self.expansions, *self.context) if p)
+        extra = tuple(b for b in self.bridged if b not in self.expansions)
+        return " ".join(p for p in (self.core, *names, *self.expansions, *extra, *self.context) if p)
 
     @property
     def is_empty(self) -> bool:
@@ -245,6 +257,37 @@ def is_follow_up(pieces: list[tuple[str, str]], content_cjk: int, content_words:
     return False
 
 
+def has_follow_up_marker(pieces: list[tuple[str, str]]) -> bool:
+    """The question opens with a follow-up marker (那, 然則, and, what about …) or ends with 呢."""
+    if not pieces:
+        return False
+    first_cjk = next((s for k, s in pieces if k == "cjk"), "")
+    last_cjk = next((s for k, s in reversed(pieces) if k == "cjk"), "")
+    words = [s for k, s in pieces if k == "word"]
+    if pieces[0][0] == "cjk" and first_cjk.startswith(FOLLOW_UP_OPENINGS_ZH):
+        return True
+    if pieces[-1][0] == "cjk" and last_cjk.endswith(FOLLOW_UP_ENDINGS_ZH):
+        return True
+    return pieces[0][0] == "word" and any(tuple(words[: len(o)]) == o for o in FOLLOW_UP_OPENINGS_EN)
+
+
+def other_rites(norm: str, words: Sequence[str]) -> list[str]:
+    """Display names of the rites outside the corpus that a question names (normalized text, its English words)."""
+    table = other_rites_table()
+    found = [value for name, value in table.chinese if name in norm]
+    stems = [stem(w) for w in words if w not in DETERMINERS]
+    for n in range(1, MAX_PHRASE_WORDS + 1):
+        for i in range(len(stems) - n + 1):
+            value = table.english.get(tuple(stems[i : i + n]))
+            if value:
+                found.append(value)
+    return list(dict.fromkeys(found))
+
+
+#: A classical prompt's opening 「問」 (問玄酒在西者何): scaffolding only at the very start.
+_ASK_OPENING = ("問", "问")
+
+
 # ── analyze ────────────────────────────────────────────────────────────────────
 
 
@@ -267,6 +310,8 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
         truncated = True
 
     parts = pieces(cleaned)
+    if parts and parts[0][0] == "cjk" and parts[0][1].startswith(_ASK_OPENING) and len(parts[0][1]) >= 2:
+        parts = [("cjk", parts[0][1][1:]), *parts[1:]]
     sc = scaffolding()
     gl = glossary()
     core_parts: list[str] = []
@@ -312,7 +357,11 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
 
     context: tuple[str, ...] = ()
     recent = [h for h in history if isinstance(h, str) and clean(h).strip()]  # the caller bounds it (Settings.history_turns)
-    if recent and is_follow_up(parts, content_cjk, content_words):
+    norm = normalize(cleaned)
+    outside = other_rites(norm, [s.lower() for k, s in parts if k == "word"])
+    # a question that names a rite is about it, unless it says it follows on (那燕禮呢？)
+    standalone = bool(rites or outside) and not has_follow_up_marker(parts)
+    if recent and not standalone and is_follow_up(parts, content_cjk, content_words):
         try:
             prev = analyze(recent[-1], max_chars=max_chars, history=recent[:-1])
         except QueryError:  # pragma: no cover - recent holds only non-empty turns
@@ -324,7 +373,7 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
 
     return Query(
         text=cleaned,
-        norm=normalize(cleaned),
+        norm=norm,
         core=core,
         expansions=expansions_t,
         lang=detect_lang(cleaned),
@@ -332,7 +381,8 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
         context=context,
         rites=tuple(dict.fromkeys(rites)),
         layers=tuple(dict.fromkeys(layers)),
+        other_rites=tuple(outside),
     )
 
 
-__all__ = ["Query", "analyze", "clean", "detect_lang", "glossary", "is_follow_up", "commentators_table", "rite_names", "rites_table", "scaffolding", "split_segments", "stem"]
+__all__ = ["Query", "analyze", "clean", "detect_lang", "glossary", "is_follow_up", "has_follow_up_marker", "other_rites", "commentators_table", "rite_names", "rites_table", "scaffolding", "split_segments", "stem"]

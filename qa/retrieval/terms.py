@@ -27,6 +27,8 @@ BIGRAM_WEIGHT = 1.5
 CONTEXT_WEIGHT = 0.5
 EXPANSION_WEIGHT = 0.6
 FOCUS_WEIGHT = 2.0
+#: Weight of terms the bridge (CC-CEDICT, the corpus's glosses) found: a guess at what the words mean.
+BRIDGE_WEIGHT = 0.4
 #: Weight of the rites a question contrasts (「鄉飲酒禮…，燕禮卻…」), relative to its own words.
 RITE_WEIGHT = 0.7
 #: Strength of a gloss of the first character of an asked compound (旅 of 旅酬), and of another part of it.
@@ -73,7 +75,9 @@ def _grams(runs: Sequence[str]) -> tuple[set[str], set[str]]:
 def query_terms(query: "Query") -> QueryTerms:
     """Terms of ``query`` for sentence matching and highlighting (CJK only: the corpus is CJK)."""
     own = cjk_runs(query.core)
-    expanded = [r for e in query.expansions for r in cjk_runs(e)]
+    bridged_terms = set(getattr(query, "bridged", ()))
+    expanded = [r for e in query.expansions if e not in bridged_terms for r in cjk_runs(e)]
+    bridged = [r for e in getattr(query, "bridged", ()) for r in cjk_runs(e)]
     if not own and not expanded:  # scaffolding removal can leave nothing (e.g. 「何謂也」)
         own = cjk_runs(query.norm)
     quoted = [r for q in _QUOTED.findall(query.text) for r in cjk_runs(normalize(q))]
@@ -84,17 +88,17 @@ def query_terms(query: "Query") -> QueryTerms:
     # a question that names two rites contrasts them: a sentence naming them is the contrast
     named = _rite_words(query.norm) if len(set(rites)) > 1 else []
     weights: dict[str, float] = {}
-    for runs, w in ((named, RITE_WEIGHT), (carried, CONTEXT_WEIGHT), (expanded, EXPANSION_WEIGHT), (own, 1.0), (focus, FOCUS_WEIGHT)):
+    for runs, w in ((bridged, BRIDGE_WEIGHT), (named, RITE_WEIGHT), (carried, CONTEXT_WEIGHT), (expanded, EXPANSION_WEIGHT), (own, 1.0), (focus, FOCUS_WEIGHT)):
         chars, bigrams = _grams(runs)
         weights.update({c: w for c in chars})
         weights.update({b: w * BIGRAM_WEIGHT for b in bigrams})
-    chars, bigrams = _grams(own + expanded)
+    chars, bigrams = _grams(own + expanded + bridged)
     context = frozenset(_grams(carried)[0]) - chars
     asked = query.norm.lower()
     return QueryTerms(
         chars=frozenset(chars),
         bigrams=frozenset(bigrams),
-        phrases=tuple(dict.fromkeys(own + expanded)),
+        phrases=tuple(dict.fromkeys(own + expanded + bridged)),
         why=any(w in asked for w in _WHY),
         meaning=any(w in asked for w in _MEANING),
         context=context,
