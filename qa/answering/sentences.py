@@ -107,15 +107,40 @@ class Candidate:
     sentences: tuple[str, ...] = ()  # the sentences it is made of
 
 
+#: Quotation marks: a sentence is never cut inside a quotation (「諾。敢不醉！」 is one answer) ...
+_QUOTE_PAIRS = {"「": "」", "『": "』", "“": "”"}
+#: ... unless the quotation is longer than this (a whole passage of another book quoted in a 疏).
+QUOTE_MAX = 60
+
+
+def _inside_quotes(text: str) -> list[bool]:
+    """For each character, whether it lies inside a (closed, not too long) quotation."""
+    inside = [False] * len(text)
+    stack: list[tuple[str, int]] = []
+    for i, ch in enumerate(text):
+        if ch in _QUOTE_PAIRS:
+            stack.append((_QUOTE_PAIRS[ch], i))
+        elif stack and ch == stack[-1][0]:
+            _, start = stack.pop()
+            if not stack and i - start <= QUOTE_MAX:
+                for k in range(start + 1, i):
+                    inside[k] = True
+        elif ch in "」』”":  # a stray closer: forget what is open (unbalanced quoting)
+            stack.clear()
+    return inside
+
+
 def split_sentences(text: str) -> list[tuple[int, int]]:
-    """Spans of the sentences of ``text`` (cut after 。；？！ and any closing quote),
-    without a leading ○ / 釋曰 and surrounding whitespace."""
+    """Spans of the sentences of ``text`` (cut after 。；？！ and any closing quote, never inside a
+    short quotation), without a leading ○ / 釋曰 and surrounding whitespace."""
     spans: list[tuple[int, int]] = []
     start = 0
     i = 0
     n = len(text)
+    quoted = _inside_quotes(text) if any(q in text for q in _QUOTE_PAIRS) else None
     while i < n:
-        if text[i] in _ENDS:
+        ends_quote = quoted is not None and text[i] in _CLOSERS and i > 0 and text[i - 1] in _ENDS and quoted[i - 1]
+        if (text[i] in _ENDS and not (quoted and quoted[i])) or ends_quote:
             j = i + 1
             while j < n and text[j] in _CLOSERS:
                 j += 1
