@@ -50,6 +50,8 @@ MAX_BRIDGED_TERM = 3
 PER_QUESTION_GLOSSES = 3
 #: Whether bridged terms join the expansions BM25 matches (else only the encoder and sentence choice see them).
 BRIDGE_IN_EXPANSIONS = False
+#: An English question names the corpus's topic with this many different glossary words.
+ENGLISH_NAMED_WORDS = 2
 #: Longest modern word looked up in CC-CEDICT.
 MAX_MODERN = 4
 #: Characters that are phrasing, never a topic (normalized): not worth a bridge.
@@ -195,6 +197,14 @@ class Bridge:
         """The question itself writes a ritual term of the corpus (樂正, 玄酒, 旅酬; a one-character
         one standing alone in a classical question or quoted: 賓, 「介」), or names a rite or commentator of the corpus."""
         if query.rites or query.layers:
+            return True
+        from .query import _english
+        from ..text.lexicon import stem
+
+        # in English: at least two different words the glossary knows as ritual vocabulary (guest,
+        # cup, mat …): one alone ("a glass of red wine") is as often about something else
+        mapped = {stem(w) for w in query.segments if w.isascii() and _english([w], [], [])[1]}
+        if len(mapped) >= ENGLISH_NAMED_WORDS:
             return True
         runs = [r for seg in query.segments for r in cjk_runs(seg)]
         for run in runs:
