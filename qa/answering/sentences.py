@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..text.normalize import normalize
-from ..retrieval.terms import QueryTerms, gloss_strength, query_terms
+from ..retrieval.terms import QueryTerms, gloss_strength, glosses_tail, query_terms
 from ..corpus.units import LemmaUnit
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -42,6 +42,11 @@ READABLE_CHARS = 40
 #: Bonus for a gloss 「X，Y也」 whose X the question asks about (more when it asks a meaning).
 GLOSS_BONUS = 0.35
 MEANING_GLOSS_BONUS = 0.6
+#: More for a gloss of the very term a what-is question ends on (越 of 「挎越之越者何」): the answer.
+TAIL_GLOSS_BONUS = 0.5
+#: Weight of a sentence from another layer than the one whose commentator the question names
+#: (「賈疏怎麼說」 is answered from the 疏 first; the others follow).
+OTHER_LAYER = 0.45
 #: Share of its 經's coverage a 注 / 析疑 sentence inherits (more when the question asks why:
 #: the 經 says what was done, its 注 why).
 JING_INHERIT = 0.3
@@ -231,6 +236,8 @@ def _score(
     gloss = max((gloss_strength(t, terms) for t in c.sentences), default=0.0) if coverage else 0.0
     if gloss:  # a gloss of the whole word asked (樂正) counts fully, one of one of its characters (正) less
         bonus += (MEANING_GLOSS_BONUS if terms.meaning else GLOSS_BONUS) * gloss
+        if terms.meaning and not terms.why and any(glosses_tail(t, terms) for t in c.sentences):
+            bonus += TAIL_GLOSS_BONUS
     if any(c.norm in m or (len(c.norm) >= 4 and m and c.norm[:4] in m) for m in matched):
         bonus += PASSAGE_BONUS
     if coverage and terms.why and c.layer != "jing" and any(_explains(_norm(t), c.layer) for t in c.sentences):
@@ -252,6 +259,8 @@ def _score(
         readable *= QUOTE_PENALTY
     if terms.rites and _rite_of(c.unit) not in terms.rites:
         readable *= OTHER_RITE
+    if terms.layers and c.layer not in terms.layers:
+        readable *= OTHER_LAYER
     return (coverage + bonus) * readable * _layer_prior(c.layer, terms) * RANK_PRIOR[c.rank] * unit_weight
 
 

@@ -28,7 +28,7 @@ CONTEXT_WEIGHT = 0.5
 EXPANSION_WEIGHT = 0.6
 FOCUS_WEIGHT = 2.0
 #: Weight of terms the bridge (CC-CEDICT, the corpus's glosses) found: a guess at what the words mean.
-BRIDGE_WEIGHT = 0.4
+BRIDGE_WEIGHT = 0.2
 #: Weight of the rites a question contrasts (「鄉飲酒禮…，燕禮卻…」), relative to its own words.
 RITE_WEIGHT = 0.7
 #: Strength of a gloss of the first character of an asked compound (旅 of 旅酬), and of another part of it.
@@ -64,6 +64,11 @@ class QueryTerms:
     #: what a what-is question asks about: the question's own CJK runs (or, in an English
     #: question without any, its glossary terms)
     asked: tuple[str, ...] = ()
+    #: the run written last before the question word (挎越之越 of 「挎越之越者何」; a quoted term
+    #: when there is one): the asked term is its end (越), not its start (挎)
+    tail: str = ""
+    #: layers whose commentator the question names (賈疏 → shu): they answer it first
+    layers: frozenset[str] = frozenset()
 
 
 def _grams(runs: Sequence[str]) -> tuple[set[str], set[str]]:
@@ -107,6 +112,8 @@ def query_terms(query: "Query") -> QueryTerms:
         count=any(w in asked for w in _COUNT),
         rites=frozenset(rites),
         asked=tuple(dict.fromkeys(own or expanded)),
+        tail=(quoted or own or [""])[-1],
+        layers=frozenset(getattr(query, "layers", ())),
     )
 
 
@@ -148,6 +155,12 @@ def _glossed_term(text: str, terms: QueryTerms) -> str:
     return head_norm if rest.endswith("也") or rest.startswith(("犹", "谓", "言")) or "谓" in rest[:3] else ""
 
 
+def glosses_tail(text: str, terms: QueryTerms) -> bool:
+    """The sentence glosses the term the question ends on (越 of 「挎越之越者何」, 肆 of 「東肆，肆何謂也」)."""
+    x = _glossed_term(text, terms)
+    return bool(x) and bool(terms.tail) and terms.tail.endswith(x)
+
+
 def _is_gloss_of(text: str, terms: QueryTerms) -> bool:
     """A gloss of something the question names (see ``_glossed_term``)."""
     return bool(_glossed_term(text, terms))
@@ -174,4 +187,4 @@ def gloss_strength(text: str, terms: QueryTerms) -> float:
     return HEAD_GLOSS if whole.startswith(x) else max(PART_GLOSS, len(x) / len(whole))
 
 
-__all__ = ["QueryTerms", "gloss_strength", "query_terms"]
+__all__ = ["QueryTerms", "gloss_strength", "glosses_tail", "query_terms"]
