@@ -236,7 +236,7 @@ def _score(
     gloss = max((gloss_strength(t, terms) for t in c.sentences), default=0.0) if coverage else 0.0
     if gloss:  # a gloss of the whole word asked (樂正) counts fully, one of one of its characters (正) less
         bonus += (MEANING_GLOSS_BONUS if terms.meaning else GLOSS_BONUS) * gloss
-        if terms.meaning and not terms.why and any(glosses_tail(t, terms) for t in c.sentences):
+        if terms.meaning and not terms.why and c.sentences and glosses_tail(c.sentences[0], terms):
             bonus += TAIL_GLOSS_BONUS
     if any(c.norm in m or (len(c.norm) >= 4 and m and c.norm[:4] in m) for m in matched):
         bonus += PASSAGE_BONUS
@@ -322,13 +322,17 @@ def select_sentences(query: "Query", hits: Sequence["Hit"], max_sentences: int =
             # a parallel 「…，…也。…，…也」) widens it, while it stays readable
             o, so = chosen[at]
             wider = _union(o, c)
+            if at == 0 and wider.start < o.start:
+                continue  # the best answer stays the first words shown (越 of 「挎越之越者何」, not 挎 before it)
             if _coverage(wider.norm, weights) > _coverage(o.norm, weights) and len(wider.norm) <= UNION_CHARS:
                 chosen[at] = (wider, so)
             continue
         if any(c.norm in o.norm or o.norm in c.norm for o, _ in chosen):
             continue  # the same sentence again, or a 疏 quoting the 注, adds nothing
         chosen.append((c, s))
-    return _merge_adjacent(chosen)
+    first = chosen[0][0] if chosen else None
+    keep_first = terms.meaning and first is not None and bool(first.sentences) and glosses_tail(first.sentences[0], terms)
+    return _merge_adjacent(chosen, keep_first=keep_first)
 
 
 def _union(a: Candidate, b: Candidate) -> Candidate:
@@ -354,8 +358,11 @@ def _overlaps(a: Candidate, b: Candidate) -> bool:
     return (a.unit.id, a.layer, a.part) == (b.unit.id, b.layer, b.part) and a.start < b.end and b.start < a.end
 
 
-def _merge_adjacent(chosen: list[tuple[Candidate, float]]) -> list[tuple[Candidate, float]]:
-    """Join sentences that follow each other in one layer, so a two-sentence answer reads whole."""
+def _merge_adjacent(chosen: list[tuple[Candidate, float]], keep_first: bool = False) -> list[tuple[Candidate, float]]:
+    """Join sentences that follow each other in one layer, so a two-sentence answer reads whole.
+
+    With ``keep_first`` (a what-is question) the best item is never joined to a sentence before
+    it: the gloss asked for is the first thing shown."""
     out = list(chosen)
     merged = True
     while merged:
@@ -363,6 +370,8 @@ def _merge_adjacent(chosen: list[tuple[Candidate, float]]) -> list[tuple[Candida
         for i, (a, sa) in enumerate(out):
             for j, (b, sb) in enumerate(out):
                 if i == j or (a.unit.id, a.layer, a.part) != (b.unit.id, b.layer, b.part):
+                    continue
+                if keep_first and out and b is out[0][0]:
                     continue
                 full = _layer_text(a.unit, a.layer, a.part)
                 gap = full[a.end : b.start] if a.end <= b.start else None

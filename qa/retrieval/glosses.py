@@ -3,7 +3,7 @@
 Every sentence of a 注 or 疏 of the forms
 
 - 「X，Y也」 / 「X者，Y也」 (旨，美也; 胥，膳宰之吏也),
-- 「X，謂Y」 / 「X者，謂Y」 / 「X，猶Y」 (主人，謂諸侯之鄉大夫也; 繚猶紾也),
+- 「X，謂Y」 / 「X者，謂Y」 / 「X，猶Y」 / 「X猶Y也」 (主人，謂諸侯之鄉大夫也; 繚猶紾也),
 - 「X之言Y也」 (酬之言周),
 - 「Y曰X」 (側邊曰廉; 事同曰讓),
 
@@ -34,7 +34,8 @@ MAX_GLOSS = 12
 _SENTENCES = re.compile(r"[^。；]+[。；]?")
 _LEAD = re.compile(r"^(?:[○\s]|釋曰[︰：:]?|释曰[︰：:]?|云[「“]?)+")
 _HEAD = re.compile(r"^([^，,︰：「」“”『』]{1,%d}?)(者)?[，,](謂|谓|猶|犹|言)?(.+)$" % MAX_TERM)
-_SAYS = re.compile(r"^(.{1,%d}?)之言(.{1,%d}?)也" % (MAX_TERM, MAX_GLOSS))
+_SAYS = re.compile(r"^([^，,]{1,%d}?)之言([^，,。；]{1,%d}?)也?(?:[，,]|$)" % (MAX_TERM, MAX_GLOSS))
+_LIKE = re.compile(r"^([^，,]{1,%d}?)[猶犹]([^，,。；]{1,%d}?)也" % (MAX_TERM, MAX_GLOSS))
 _CALLED = re.compile(r"([^，,。；曰]{1,6})曰([^，,。；曰之]{1,2})$")
 _QUOTES = "「」『』“”‘’"
 
@@ -60,7 +61,7 @@ def _clauses(text: str) -> Iterable[str]:
 
 def _gloss_of(sentence: str) -> tuple[str, str] | None:
     """(X, Y) when ``sentence`` glosses a short term X by Y (source characters), else None."""
-    m = _SAYS.match(sentence)
+    m = _SAYS.match(sentence) or _LIKE.match(sentence)
     if m:
         return m.group(1), m.group(2)
     m = _HEAD.match(sentence)

@@ -38,7 +38,10 @@ PART_GLOSS = 0.5
 _STOP_CHARS = frozenset("之乎者也而以其于为不所曰云亦则故此是的了吗呢吧么什怎样何谓义那")
 _QUOTED = re.compile(r"[「『“\"《]([^」』”\"》]+)[」』”\"》]")
 _WHY = ("为什么", "为何", "何以", "何故", "why", "所以", "怎么", "缘何", "何为", "reason")
-_MEANING = ("什么意思", "何谓", "何义", "是什么", "mean", "what is", "谓何", "何也", "意思", "什么人", "何人", "who")
+_MEANING = ("什么意思", "何谓", "何义", "是什么", "mean", "what is", "谓何", "何也", "意思", "什么人", "何人", "who",
+            "何官", "到底是谁", "干什么的", "啥意思")
+#: The classical 「X者何？」 asks what X is (but 「…者何在」 where it is).
+_WHAT_IS_END = re.compile(r"者何[也乎]?[？?。！!\s]*$")
 _WHERE = ("哪里", "哪儿", "何处", "何所", "何地", "何方", "哪边", "什么地方", "什么位置", "什么方向", "where", "which side")
 _COUNT = ("几", "多少", "how many", "how much", "若干")
 
@@ -105,7 +108,7 @@ def query_terms(query: "Query") -> QueryTerms:
         bigrams=frozenset(bigrams),
         phrases=tuple(dict.fromkeys(own + expanded + bridged)),
         why=any(w in asked for w in _WHY),
-        meaning=any(w in asked for w in _MEANING),
+        meaning=any(w in asked for w in _MEANING) or bool(_WHAT_IS_END.search(query.text)),
         context=context,
         weights=weights,
         where=any(w in asked for w in _WHERE),
