@@ -42,7 +42,9 @@ READABLE_CHARS = 40
 #: Bonus for a gloss 「X，Y也」 whose X the question asks about (more when it asks a meaning).
 GLOSS_BONUS = 0.35
 MEANING_GLOSS_BONUS = 0.6
-#: More for a gloss of the very term a what-is question ends on (越 of 「挎越之越者何」): the answer.
+#: A gloss of the very term a what-is question ends on (越 of 「挎越之越者何」) is the answer: its
+#: score is multiplied by this, so a 疏 sentence that merely quotes more of the question stays below it.
+TAIL_GLOSS_FACTOR = 1.5
 TAIL_GLOSS_BONUS = 0.5
 #: Weight of a sentence from another layer than the one whose commentator the question names
 #: (「賈疏怎麼說」 is answered from the 疏 first; the others follow).
@@ -233,10 +235,12 @@ def _score(
         inherit = WHY_JING_INHERIT if terms.why else JING_INHERIT
         coverage += inherit * _coverage(_norm(c.unit.jing), weights)
     bonus = 0.0
+    tail = 1.0
     gloss = max((gloss_strength(t, terms) for t in c.sentences), default=0.0) if coverage else 0.0
     if gloss:  # a gloss of the whole word asked (樂正) counts fully, one of one of its characters (正) less
         bonus += (MEANING_GLOSS_BONUS if terms.meaning else GLOSS_BONUS) * gloss
         if terms.meaning and not terms.why and c.sentences and glosses_tail(c.sentences[0], terms):
+            tail = TAIL_GLOSS_FACTOR
             bonus += TAIL_GLOSS_BONUS
     if any(c.norm in m or (len(c.norm) >= 4 and m and c.norm[:4] in m) for m in matched):
         bonus += PASSAGE_BONUS
@@ -261,7 +265,7 @@ def _score(
         readable *= OTHER_RITE
     if terms.layers and c.layer not in terms.layers:
         readable *= OTHER_LAYER
-    return (coverage + bonus) * readable * _layer_prior(c.layer, terms) * RANK_PRIOR[c.rank] * unit_weight
+    return (coverage + bonus) * tail * readable * _layer_prior(c.layer, terms) * RANK_PRIOR[c.rank] * unit_weight
 
 
 def _explains(norm: str, layer: str) -> bool:

@@ -149,12 +149,15 @@ class Bridge:
                     out.append(w)
         return out
 
-    def reached_glosses(self, words: Sequence[str]) -> list[str]:
-        """Terms whose corpus gloss the given words reach (美 → 旨; 扶…工 → 相), most specific gloss first."""
+    def reached_glosses(self, words: Sequence[str], min_gloss: int = 1) -> list[str]:
+        """Terms whose corpus gloss the given words reach (美 → 旨; 扶…工 → 相), most specific gloss first;
+        only glosses of at least ``min_gloss`` characters."""
         text = " ".join(words)
         chars = set(text)
         found: list[tuple[int, str]] = []
         for gloss, terms in self.by_gloss.items():
+            if len(gloss) < min_gloss:
+                continue
             hit = gloss in text if len(gloss) == 1 else set(gloss) <= chars
             if hit:
                 found.extend((len(gloss), t) for t in terms)
@@ -182,6 +185,14 @@ class Bridge:
         out.extend(glossed[:PER_QUESTION_GLOSSES])
         return tuple(t for t in dict.fromkeys(out) if t not in own)
 
+    def glossed_terms(self, query: "Query") -> tuple[str, ...]:
+        """The terms whose corpus gloss the question's own words spell out (扶…工 → 相): precise enough
+        for BM25 to match, unlike a dictionary's guesses."""
+        runs = [r for seg in query.segments for r in cjk_runs(seg)]
+        own = set(query.segments) | set(query.expansions)
+        found = [t for t in self.reached_glosses(runs, min_gloss=2) if t not in own and all(t not in r for r in runs)]
+        return tuple(found[:PER_QUESTION_GLOSSES])
+
     def understand(self, query: "Query") -> "Query":
         """``query`` with the bridged terms added (once: an understood query is returned as is)."""
         if query.understood:
@@ -189,7 +200,10 @@ class Bridge:
         extra = self.bridge(query)
         if BRIDGE_IN_EXPANSIONS:
             return replace(query, expansions=(*query.expansions, *extra), bridged=extra, understood=True)
-        return replace(query, bridged=extra, understood=True)
+        # the glosses the question's own words spell out join what BM25 matches; the rest only
+        # steer the encoder and the choice of sentences
+        matched = tuple(t for t in self.glossed_terms(query) if t in extra)
+        return replace(query, expansions=(*query.expansions, *matched), bridged=extra, understood=True)
 
     # ── ritual terms ───────────────────────────────────────────────────────────
 
@@ -211,6 +225,9 @@ class Bridge:
             for n in range(2, min(6, len(run)) + 1):
                 if any(run[i : i + n] in self.ritual_terms for i in range(len(run) - n + 1)):
                     return True
+        # the question's own words spell out a gloss of the corpus (扶…樂工 of 「相，扶工也」)
+        if self.reached_glosses([r for r in runs if len(r) > 1], min_gloss=2):
+            return True
         # a one-character term counts where it cannot be a modern word's character: standing alone in
         # a classical question (問賓、介者何) or quoted (「旨」是什麼意思) — 「大海的詩」 names no rite
         quoted = {normalize(q) for q in _QUOTED.findall(query.text)}

@@ -67,8 +67,8 @@ class QueryTerms:
     #: what a what-is question asks about: the question's own CJK runs (or, in an English
     #: question without any, its glossary terms)
     asked: tuple[str, ...] = ()
-    #: the run written last before the question word (挎越之越 of 「挎越之越者何」; a quoted term
-    #: when there is one): the asked term is its end (越), not its start (挎)
+    #: the run written last before the question word (挎越之越 of 「挎越之越者何」, 肆 of
+    #: 「經云『…東肆』，肆何謂也」): the asked term is its end (越), not its start (挎)
     tail: str = ""
     #: layers whose commentator the question names (賈疏 → shu): they answer it first
     layers: frozenset[str] = frozenset()
@@ -115,7 +115,7 @@ def query_terms(query: "Query") -> QueryTerms:
         count=any(w in asked for w in _COUNT),
         rites=frozenset(rites),
         asked=tuple(dict.fromkeys(own or expanded)),
-        tail=(quoted or own or [""])[-1],
+        tail=(own or [""])[-1],
         layers=frozenset(getattr(query, "layers", ())),
     )
 
@@ -161,7 +161,8 @@ def _glossed_term(text: str, terms: QueryTerms) -> str:
 def glosses_tail(text: str, terms: QueryTerms) -> bool:
     """The sentence glosses the term the question ends on (越 of 「挎越之越者何」, 肆 of 「東肆，肆何謂也」)."""
     x = _glossed_term(text, terms)
-    return bool(x) and bool(terms.tail) and terms.tail.endswith(x)
+    # a gloss that opens with its term (「肆，陳也」), not one ending a clause (「從西向東為肆」)
+    return bool(x) and bool(terms.tail) and terms.tail.endswith(x) and normalize(text).startswith(x)
 
 
 def _is_gloss_of(text: str, terms: QueryTerms) -> bool:
