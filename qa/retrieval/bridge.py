@@ -221,7 +221,9 @@ class Bridge:
         if len(mapped) >= ENGLISH_NAMED_WORDS:
             return True
         runs = [r for seg in query.segments for r in cjk_runs(seg)]
-        for run in runs:
+        # a follow-up is about what the turn before it named (那卿的席呢？ after a question on 加席)
+        carried = [r for seg in query.context for r in cjk_runs(seg)]
+        for run in runs + carried:
             for n in range(2, min(6, len(run)) + 1):
                 if any(run[i : i + n] in self.ritual_terms for i in range(len(run) - n + 1)):
                     return True

@@ -63,6 +63,15 @@ FOLLOW_UP_OPENINGS_EN: tuple[tuple[str, ...], ...] = (("and",), ("what", "about"
 FOLLOW_UP_ENDINGS_ZH: tuple[str, ...] = ("呢",)
 
 _MODERN_ONLY_CHARS = frozenset("的了吗呢么们这哪吧呀啊")
+#: A follow-up marker with a pronoun (他們) refers back even in a longer question, up to this size.
+PRONOUN_FOLLOW_UP_MAX_CJK = 16
+PRONOUN_FOLLOW_UP_MAX_WORDS = 0
+_PRONOUNS_ZH = ("他们", "她们", "他", "她", "它")
+
+
+def _has_pronoun(pieces: list[tuple[str, str]]) -> bool:
+    """A Chinese third-person pronoun (an English question restates its subject: "the guest … him")."""
+    return any(k == "cjk" and any(p in s for p in _PRONOUNS_ZH) for k, s in pieces)
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,7 +244,8 @@ def is_follow_up(pieces: list[tuple[str, str]], content_cjk: int, content_words:
     """The rule for elliptical follow-ups (「那介呢？」, "and the 介?", "what about the 介?").
 
     A question draws on the previous turn when nothing is left after its scaffolding
-    (「為什麼？」, "why?"), or when it opens with a follow-up marker (那, 那麼, 然則, 則, 又,
+    (「為什麼？」, "why?"), when it opens with a follow-up marker and holds a pronoun (那他們…;
+    up to PRONOUN_FOLLOW_UP_MAX_CJK characters), or when it opens with a follow-up marker (那, 那麼, 然則, 則, 又,
     還有, 至於; and, what about, how about, then) or ends with 呢, and what is left is short
     (at most FOLLOW_UP_MAX_CJK characters and FOLLOW_UP_MAX_WORDS English content words).
     The previous question's terms are then carried over as ``context``, which the lexical
@@ -243,6 +253,10 @@ def is_follow_up(pieces: list[tuple[str, str]], content_cjk: int, content_words:
     """
     if content_cjk == 0 and content_words == 0:
         return True
+    if has_follow_up_marker(pieces) and _has_pronoun(pieces) and (
+        content_cjk <= PRONOUN_FOLLOW_UP_MAX_CJK and content_words <= PRONOUN_FOLLOW_UP_MAX_WORDS
+    ):
+        return True  # 「那他們最後什麼時候才能喝上？」: who 他們 are, the turn before says
     if content_cjk > FOLLOW_UP_MAX_CJK or content_words > FOLLOW_UP_MAX_WORDS:
         return False
     first_cjk = next((s for k, s in pieces if k == "cjk"), "")
