@@ -72,6 +72,9 @@ class QueryTerms:
     tail: str = ""
     #: layers whose commentator the question names (賈疏 → shu): they answer it first
     layers: frozenset[str] = frozenset()
+    #: terms whose corpus gloss the question's own words spell out (相 for 「扶着樂工…的人」):
+    #: in a what-is question, that gloss is the answer
+    reached: tuple[str, ...] = ()
 
 
 def _grams(runs: Sequence[str]) -> tuple[set[str], set[str]]:
@@ -117,6 +120,7 @@ def query_terms(query: "Query") -> QueryTerms:
         asked=tuple(dict.fromkeys(own or expanded)),
         tail=(own or [""])[-1],
         layers=frozenset(getattr(query, "layers", ())),
+        reached=tuple(t for t in getattr(query, "bridged", ()) if t in query.expansions),
     )
 
 
@@ -133,6 +137,8 @@ def _rite_words(norm: str) -> list[str]:
 
 
 def _asked(term: str, terms: QueryTerms) -> bool:
+    if term in terms.reached:  # 相 of 「扶着樂工的人」 through 「相，扶工也」
+        return True
     if len(term) == 1 and not terms.meaning:
         # one character inside a longer phrase (序 of 「旅酬之序」) is rarely what is asked
         return term in terms.phrases
@@ -155,14 +161,19 @@ def _glossed_term(text: str, terms: QueryTerms) -> str:
     if head == text or not _asked(head_norm, terms):
         return ""
     rest = normalize(text[len(head) :])
-    return head_norm if rest.endswith("也") or rest.startswith(("犹", "谓", "言")) or "谓" in rest[:3] else ""
+    # 「相，扶工也，眾賓之少者為之」: the clause right after the term closes with 也
+    first = normalize(next((p for p in re.split(r"[，,：:]", text[len(head) :]) if p.strip()), ""))
+    glossy = rest.endswith("也") or first.endswith("也") or rest.startswith(("犹", "谓", "言")) or "谓" in rest[:3]
+    return head_norm if glossy else ""
 
 
 def glosses_tail(text: str, terms: QueryTerms) -> bool:
     """The sentence glosses the term the question ends on (越 of 「挎越之越者何」, 肆 of 「東肆，肆何謂也」)."""
     x = _glossed_term(text, terms)
     # a gloss that opens with its term (「肆，陳也」), not one ending a clause (「從西向東為肆」)
-    return bool(x) and bool(terms.tail) and terms.tail.endswith(x) and normalize(text).startswith(x)
+    if not x or not normalize(text).startswith(x):
+        return False
+    return (bool(terms.tail) and terms.tail.endswith(x)) or x in terms.reached
 
 
 def _is_gloss_of(text: str, terms: QueryTerms) -> bool:
