@@ -43,7 +43,7 @@ _MEANING = ("什么意思", "何谓", "何义", "是什么", "mean", "what is", 
 #: The classical 「X者何？」 asks what X is (but 「…者何在」 where it is).
 _WHAT_IS_END = re.compile(r"者何[也乎]?[？?。！!\s]*$")
 _WHERE = ("哪里", "哪儿", "何处", "何所", "何地", "何方", "哪边", "什么地方", "什么位置", "什么方向", "where", "which side")
-_COUNT = ("几", "多少", "how many", "how much", "若干")
+_COUNT = ("几", "多少", "how many", "how much", "若干", "多久", "多长", "how long", "how often", "几年")
 
 
 @dataclass(frozen=True, slots=True)
