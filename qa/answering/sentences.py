@@ -94,7 +94,11 @@ _EXPLAIN = re.compile(r"以其|所以|是以|为其|故(?![云言知曰经注郑
 #: A 注's closing purpose clause 「以全交也」 (in a 疏 「以…也」 more often restates the 經).
 _PURPOSE = re.compile(r"以[^以]{1,8}也$")
 #: Place and number words, for questions asking where or how many.
-_PLACE = re.compile(r"[东西南北阶堂庭门楹序阼房室]|位")
+#: A place said as a place (在…之南, 北面, 阶上, 堂下, 其位), not any 南 (of 南陔, a song's name).
+_PLACE = re.compile(
+    r"在[^，。；]{0,8}?[东西南北上下前后中间]|[东西南北]面|[东西南北]上|之[东西南北]|[东西南北][阶序楹堂房]"
+    r"|[阶堂庭门楹序房室][上下前后东西南北间内外]|位"
+)
 #: A number that counts something (六者, 四人, 三年, 丈六尺, 凡…), not the 一 of 「一歌則一吹」.
 _NUMBER = re.compile(r"[二三四五六七八九十百][者篇人年尺丈寸拜爵终成等命日月番]|[一二三四五六七八九十百]{2,}|凡|丈|尺|年")
 # ---------------------------------------------------------------- sentences
@@ -238,9 +242,9 @@ def _score(
     bonus = 0.0
     tail = 1.0
     gloss = max((gloss_strength(t, terms) for t in c.sentences), default=0.0) if coverage else 0.0
-    if gloss and (terms.meaning or not (terms.where or terms.count)):
+    if gloss and (terms.meaning or not (terms.where or terms.count or terms.why)):
         # a gloss of the whole word asked (樂正) counts fully, one of one of its characters (正) less;
-        # a where / how-many question wants a place or a number, not what a word means
+        # a why / where / how-many question wants a reason, a place or a number, not what a word means
         bonus += (MEANING_GLOSS_BONUS if terms.meaning else GLOSS_BONUS) * gloss
         if terms.meaning and not terms.why and c.sentences and glosses_tail(c.sentences[0], terms):
             tail = TAIL_GLOSS_FACTOR
