@@ -242,9 +242,9 @@ def _score(
     bonus = 0.0
     tail = 1.0
     gloss = max((gloss_strength(t, terms) for t in c.sentences), default=0.0) if coverage else 0.0
-    if gloss and (terms.meaning or not (terms.where or terms.count or terms.why)):
+    if gloss and (terms.meaning or not (terms.where or terms.count)):
         # a gloss of the whole word asked (樂正) counts fully, one of one of its characters (正) less;
-        # a why / where / how-many question wants a reason, a place or a number, not what a word means
+        # a where / how-many question wants a place or a number, not what a word means
         bonus += (MEANING_GLOSS_BONUS if terms.meaning else GLOSS_BONUS) * gloss
         if terms.meaning and not terms.why and c.sentences and glosses_tail(c.sentences[0], terms):
             tail = TAIL_GLOSS_FACTOR
