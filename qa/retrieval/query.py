@@ -28,6 +28,7 @@ only with an explicit marker (那燕禮呢？). A classical 「問X者何」 los
 from __future__ import annotations
 
 import logging
+import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -298,6 +299,7 @@ def other_rites(norm: str, words: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+_HYPHEN = re.compile(r"(?<=[A-Za-z])[-‐‑–](?=[A-Za-z])")
 #: A classical prompt's opening 「問」 (問玄酒在西者何): scaffolding only at the very start.
 _ASK_OPENING = ("問", "问")
 
@@ -323,7 +325,11 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
         cleaned = cleaned[:max_chars]
         truncated = True
 
-    parts = pieces(cleaned)
+    # "mouth-organ", "day-after": a hyphen joins two English words, it does not glue them into one
+    parts = pieces(_HYPHEN.sub(" ", cleaned))
+    # in an English question a Chinese word is a corpus term typed on purpose (the 'he' (和)):
+    # modern-Chinese scaffolding (和 "and") is not stripped from it
+    english = detect_lang(cleaned) == "en"
     if parts and parts[0][0] == "cjk" and parts[0][1].startswith(_ASK_OPENING) and len(parts[0][1]) >= 2:
         parts = [("cjk", parts[0][1][1:]), *parts[1:]]
     sc = scaffolding()
@@ -355,7 +361,7 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
             k
             for named in split_names(s, rites_table(), rites)
             for part in split_names(named, commentators_table(), layers)
-            for k in _strip_scaffolding(part, sc.all_zh)
+            for k in ([part] if english else _strip_scaffolding(part, sc.all_zh))
         ]
         core_parts.extend(kept)
         content_cjk += sum(len(k) for k in kept)
