@@ -2,7 +2,7 @@
 
 Every sentence of a 注 or 疏 of the forms
 
-- 「X，Y也」 / 「X者，Y也」 (旨，美也; 胥，膳宰之吏也),
+- 「X，Y也」 / 「X者，Y也」 (旨，美也; 胥，膳宰之吏也), or a short 「X，Y。」 (冪，覆尊巾),
 - 「X，謂Y」 / 「X者，謂Y」 / 「X，猶Y」 / 「X猶Y也」 (主人，謂諸侯之鄉大夫也; 繚猶紾也),
 - 「X之言Y也」 (酬之言周),
 - 「Y曰X」 (側邊曰廉; 事同曰讓),
@@ -31,6 +31,8 @@ if TYPE_CHECKING:  # pragma: no cover
 #: Longest term X (characters) and longest gloss Y kept.
 MAX_TERM = 4
 MAX_GLOSS = 12
+#: A gloss without 也 (「冪，覆尊巾」) is a whole sentence of at most this many characters after the term.
+SHORT_GLOSS = 5
 _SENTENCES = re.compile(r"[^。；]+[。；]?")
 _LEAD = re.compile(r"^(?:[○\s]|釋曰[︰：:]?|释曰[︰：:]?|云[「“]?)+")
 _HEAD = re.compile(r"^([^，,︰：「」“”『』]{1,%d}?)(者)?[，,](謂|谓|猶|犹|言)?(.+)$" % MAX_TERM)
@@ -74,6 +76,8 @@ def _gloss_of(sentence: str) -> tuple[str, str] | None:
             return term, first.rstrip("也")
         if first.endswith("也") and 1 <= len(first) - 1 <= MAX_GLOSS:
             return term, first[:-1]
+        if not marker and first == rest and len(first) <= SHORT_GLOSS:  # 「冪，覆尊巾」「脀，俎實」
+            return term, first
     first_clause = re.split(r"[，,]", sentence)[0]
     m = _CALLED.search(first_clause)
     if m and len(first_clause) <= 8:
