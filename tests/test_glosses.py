@@ -36,7 +36,7 @@ def test_only_terms_of_the_jing_are_glossed():
 
 
 @pytest.mark.parametrize("term,gloss", [("旨", "美"), ("速", "召"), ("序", "次"), ("哜", "尝"), ("酬", "劝酒"),
-                                        ("相", "扶工"), ("楣", "前梁"), ("胥", "膳宰之吏")])
+                                        ("相", "扶工"), ("楣", "前梁"), ("胥", "膳宰之吏"), ("幂", "覆尊巾")])
 def test_real_corpus_glosses(real_retriever, term, gloss):
     """On the real corpus: 旨，美也 (鄉飲酒禮 注) and other glosses of the 注 are mined."""
     assert (term, gloss) in {(g.term, g.gloss) for g in real_retriever.bridge.glosses}
