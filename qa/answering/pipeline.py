@@ -73,7 +73,8 @@ class Retriever(HybridRetriever):
     def analyze(self, question: str, history: Sequence[HistoryItem] = ()) -> Query:
         """The question analysed in the light of the last ``settings.history_turns`` turns."""
         turns = list(history)[-self.settings.history_turns :] if self.settings.history_turns else []
-        return analyze(question, max_chars=self.settings.max_query_chars, history=self._history_texts(turns))
+        query = analyze(question, max_chars=self.settings.max_query_chars, history=self._history_texts(turns))
+        return self.understand(query)
 
     def _history_texts(self, turns: Sequence[HistoryItem]) -> tuple[str, ...]:
         """Each turn as text a follow-up can lean on: an Answer's question and grounding; a bare
@@ -95,6 +96,7 @@ class Retriever(HybridRetriever):
 
     def _answer(self, question: str, k: int, history: Sequence[HistoryItem], only: UnitFilter | None = None) -> Answer:
         query = analyze(question, max_chars=self.settings.max_query_chars, history=self._history_texts(history))
+        query = self.understand(query)
         if not only:
             return compose_answer(query, self.search(query, k), locate=self.locate)
         # No filter inside the indexes: search deeper, keep the units that pass, cut to k; all
@@ -122,7 +124,7 @@ class Retriever(HybridRetriever):
         queries: dict[int, Query] = {}
         for i, question in enumerate(questions):
             try:
-                queries[i] = analyze(door_question(question, self.settings), max_chars=self.settings.max_query_chars)
+                queries[i] = self.understand(analyze(door_question(question, self.settings), max_chars=self.settings.max_query_chars))
             except QAError as exc:
                 out[i] = exc
         if queries:
