@@ -7,6 +7,7 @@ import pytest
 from qa.answering.compose import Answer, SourceLines, compose_answer, error_row, query_terms, split_sentences
 from qa.retrieval.query import analyze
 from qa.retrieval.retriever import Hit, PassageMatch
+from conftest import BU_GAOZHI, GAOZHI
 from qa.corpus.units import LemmaUnit, ShuPart
 
 SRC = "003_c949fed6c9cacba9.txt"
@@ -22,34 +23,6 @@ CUI = LemmaUnit(
     jing="興，席末坐啐酒。",
     zhu="啐亦嘗也。",
     shu=(ShuPart("經", "「興席末坐啐酒」", "釋曰︰言「席末」，謂於席之尾，故云末。云「啐亦嘗」者，亦前肺云嚌，是至齒為嘗。", header="疏「興席末坐啐酒」。○注「啐亦嘗也」。○"),),
-)
-GAOZHI = LemmaUnit(
-    id="zhushu.xiangyin.t02",
-    work="儀禮注疏",
-    rite="鄉飲酒禮",
-    source=SRC,
-    lines=(109, 111),
-    section="經",
-    jing="降席，坐奠爵，拜，告旨，執爵，興。主人阼階上答拜。",
-    zhu="降席，席西也。旨，美也。",
-    shu=(
-        ShuPart(
-            "經",
-            "「降席」至「答拜」",
-            "釋曰︰賓拜告旨，主人拜崇酒，其節同，義即異矣。賓言旨，甘主人之位，啐則拜之。主人云崇者，崇，充也，謝賓以酒惡相充實，飲訖，乃崇酒。先後亦同也。",
-            header="疏「降席」至「答拜」。○注「降席」至「美也」。○",
-        ),
-    ),
-)
-BU_GAOZHI = LemmaUnit(
-    id="zhushu.xiangyin.t03",
-    work="儀禮注疏",
-    rite="鄉飲酒禮",
-    source=SRC,
-    lines=(127, 128),
-    section="經",
-    jing="不告旨。",
-    zhu="酒，己物也。",
 )
 LINES = {
     SRC: tuple([""] * 105)
