@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     import logging
 
     logging.basicConfig(level=logging.ERROR)
-    questions = [q["question"] for q in load_questions(args.questions)] * max(1, args.repeat)
+    questions = [q.question for q in load_questions(args.questions)] * max(1, args.repeat)
     index_dir = args.index_dir or Path(tempfile.mkdtemp(prefix="yili-api-")) / "index"
     with Timer() as t:
         res = measure(questions, index_dir)

@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("requests", "rounds", "clients", "max_per_client"):
         if getattr(args, name) < (0 if name in ("requests", "rounds") else 1):
             ap.error(f"--{name.replace('_', '-')} must be positive")
-    questions = [q["question"] for q in load_questions(args.questions)]
+    questions = [q.question for q in load_questions(args.questions)]
     index_dir = args.index_dir or Path(tempfile.mkdtemp(prefix="yili-soak-")) / "index"
     deadline = time.monotonic() + args.max_minutes * 60
     with Timer() as total, running_app(index_dir, model=args.model) as (base, proc):

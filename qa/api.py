@@ -109,6 +109,8 @@ class AnswerRow(BaseModel):
     citations: list[Citation]
     error: str | None
     hits: list[HitRow]
+    notice: str = ""  # what the corpus covers, when the question is about a rite it lacks; or a named layer's silence
+    glosses: list[list[str]] = []  # English questions: [term, English] of the key ritual terms
 
 
 class ShuPartModel(BaseModel):

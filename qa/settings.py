@@ -43,6 +43,14 @@ class Settings:
     history_turns: int = 3
     #: Show tqdm progress bars on long work.
     progress: bool = False
+    #: Web app sessions: each keeps its last ``session_turns`` exchanges (follow-ups lean on the last
+    #: ``history_turns`` only, so this bounds memory, not behaviour), is forgotten ``session_ttl_s``
+    #: after its last change, and at most ``max_sessions`` are held (the oldest go first). Gradio keeps
+    #: a copy of each session's chat (≈ 0.15 MB after one question, ≈ 0.3 MB after 10 turns), so
+    #: 300 sessions cap that near 100 MB and memory plateaus (benchmarks/soak.py).
+    session_turns: int = 10
+    session_ttl_s: int = 3600
+    max_sessions: int = 300
     #: Web app bind address.
     host: str = "127.0.0.1"
     port: int = 7860

@@ -60,16 +60,6 @@ EXAMPLES: tuple[str, ...] = (
     "合樂之後呢？",
     "兩禮的獻賓有何不同？",
 )
-#: Exchanges a chat session keeps (and re-renders); older ones drop off the top. Follow-ups lean
-#: on the last ``Settings.history_turns`` only, so this bounds memory, not behaviour.
-KEPT_TURNS = 20
-#: A session's turns are forgotten this long after its last change (Gradio also drops them when
-#: the tab closes) ...
-SESSION_TTL_S = 3600
-#: ... and at most this many sessions are held (the oldest go first). Gradio keeps a copy of each
-#: session's page config and chat: ≈ 0.15 MB after one question, ≈ 0.5 MB after 20 turns
-#: (benchmarks/soak.py), so this caps sessions near 0.5 GB.
-MAX_SESSIONS = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,7 +220,7 @@ def build_app(retriever: "Retriever") -> "gr.Blocks":
         if message:  # whitespace-only reaches the query analyzer, whose error is shown in the chat
             layer_names = _labels_to_layers(layers)
             turns.append(service.turn(message, turns, k=int(k) if k else None, rites=rites, layers=layer_names))
-        turns = turns[-KEPT_TURNS:]  # a session's state and the re-sent chat stay bounded
+        turns = turns[-settings.session_turns :]  # a session's state and the re-sent chat stay bounded
         return (service.render(turns, view(script_label, rites, layers, jiaodu)), turns, "", *copies(turns))
 
     def rerender(turns: list[Turn], chat: list, script_label: str, rites: list[str], layers: list[str], jiaodu: bool = False):
@@ -277,7 +267,7 @@ def build_app(retriever: "Retriever") -> "gr.Blocks":
             "Answers quote 鄭注, 賈疏 and 方苞《仪礼析疑》 with citations; the units follow as cards.",
             elem_id="qa-title",
         )
-        turns = gr.State([], time_to_live=SESSION_TTL_S)
+        turns = gr.State([], time_to_live=settings.session_ttl_s)
         conv_text = gr.Textbox(visible=False)
         conv_md = gr.Textbox(visible=False)
         with gr.Tabs(selected="ask", elem_id="qa-tabs") as tabs:
@@ -419,7 +409,7 @@ def serve(settings: Settings, *, retriever: "Retriever | None" = None, block: bo
             quiet=not block,
             footer_links=["api"],
             max_file_size=MAX_FILE_SIZE,
-            state_session_capacity=MAX_SESSIONS,
+            state_session_capacity=settings.max_sessions,
             # Routes given to the app's constructor come before Gradio's own; /api has its own limit.
             app_kwargs={"routes": [Mount("/api", app=build_api(retriever))],
                         "middleware": [Middleware(BodyLimit, limit=MAX_BODY_BYTES, skip=("/api/",))]},

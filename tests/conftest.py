@@ -96,3 +96,55 @@ def real_retriever(tmp_path_factory):
 
     settings = make_settings(tmp_path_factory.mktemp("real") / "index", seeds_dir=REAL_SEEDS, model="static-corpus")
     return Retriever.load(settings=settings)
+
+
+# ---------------------------------------------------------------- hand-made units (the seed's own text)
+# 鄉飲酒禮 at 告旨 (003, lines 109–111) and the 介 who does not 告旨, and a 析疑 unit linked to the first;
+# shared by the answer, render, display, plain-text and reading tests.
+from qa.corpus.units import LemmaUnit, ShuPart  # noqa: E402
+
+SRC = "003_c949fed6c9cacba9.txt"
+
+GAOZHI = LemmaUnit(
+    id="zhushu.xiangyin.t02",
+    work="儀禮注疏",
+    rite="鄉飲酒禮",
+    source=SRC,
+    lines=(109, 111),
+    section="經",
+    jing="降席，坐奠爵，拜，告旨，執爵，興。主人阼階上答拜。",
+    zhu="降席，席西也。旨，美也。",
+    shu=(
+        ShuPart(
+            "經",
+            "「降席」至「答拜」",
+            "釋曰︰賓拜告旨，主人拜崇酒，其節同，義即異矣。賓言旨，甘主人之位，啐則拜之。主人云崇者，崇，充也，謝賓以酒惡相充實，飲訖，乃崇酒。先後亦同也。",
+            header="疏「降席」至「答拜」。○注「降席」至「美也」。○",
+        ),
+    ),
+)
+
+
+BU_GAOZHI = LemmaUnit(
+    id="zhushu.xiangyin.t03",
+    work="儀禮注疏",
+    rite="鄉飲酒禮",
+    source=SRC,
+    lines=(127, 128),
+    section="經",
+    jing="不告旨。",
+    zhu="酒，己物也。",
+)
+
+
+XIYI = LemmaUnit(
+    id="xiyi.xiangyin.t01",
+    work="仪礼析疑",
+    rite="鄉飲酒禮",
+    source="000_test.txt",
+    lines=(5, 5),
+    section="經",
+    jing="降席坐奠爵拜告旨",
+    xiyi="告旨者美主人之酒",
+    related=(GAOZHI.id,),
+)

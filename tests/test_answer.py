@@ -7,6 +7,7 @@ import pytest
 from qa.answering.compose import Answer, SourceLines, compose_answer, error_row, query_terms, split_sentences
 from qa.retrieval.query import analyze
 from qa.retrieval.retriever import Hit, PassageMatch
+from conftest import BU_GAOZHI, GAOZHI
 from qa.corpus.units import LemmaUnit, ShuPart
 
 SRC = "003_c949fed6c9cacba9.txt"
@@ -22,34 +23,6 @@ CUI = LemmaUnit(
     jing="興，席末坐啐酒。",
     zhu="啐亦嘗也。",
     shu=(ShuPart("經", "「興席末坐啐酒」", "釋曰︰言「席末」，謂於席之尾，故云末。云「啐亦嘗」者，亦前肺云嚌，是至齒為嘗。", header="疏「興席末坐啐酒」。○注「啐亦嘗也」。○"),),
-)
-GAOZHI = LemmaUnit(
-    id="zhushu.xiangyin.t02",
-    work="儀禮注疏",
-    rite="鄉飲酒禮",
-    source=SRC,
-    lines=(109, 111),
-    section="經",
-    jing="降席，坐奠爵，拜，告旨，執爵，興。主人阼階上答拜。",
-    zhu="降席，席西也。旨，美也。",
-    shu=(
-        ShuPart(
-            "經",
-            "「降席」至「答拜」",
-            "釋曰︰賓拜告旨，主人拜崇酒，其節同，義即異矣。賓言旨，甘主人之位，啐則拜之。主人云崇者，崇，充也，謝賓以酒惡相充實，飲訖，乃崇酒。先後亦同也。",
-            header="疏「降席」至「答拜」。○注「降席」至「美也」。○",
-        ),
-    ),
-)
-BU_GAOZHI = LemmaUnit(
-    id="zhushu.xiangyin.t03",
-    work="儀禮注疏",
-    rite="鄉飲酒禮",
-    source=SRC,
-    lines=(127, 128),
-    section="經",
-    jing="不告旨。",
-    zhu="酒，己物也。",
 )
 LINES = {
     SRC: tuple([""] * 105)
@@ -184,3 +157,45 @@ def test_a_definition_answers_with_the_gloss_not_a_sentence_naming_the_term():
                       jing="樂正先升", zhu="樂正，於天子樂師也。凡樂，掌其序事。")
     a = compose_answer(analyze("樂正是什麼官"), [hit(part, 0.9), hit(whole, 0.85)])
     assert a.evidence[0].text.startswith("樂正，於天子樂師也。")
+
+
+# ── notices and English glosses ──────────────────────────────────────────────
+
+
+def _hit(u: LemmaUnit, score: float = 1.0, low: bool = False) -> Hit:
+    return Hit(unit=u, score=score, passages=(), low_confidence=low)
+
+
+def test_a_rite_outside_the_corpus_gets_a_scope_notice_not_an_answer():
+    a = compose_answer(analyze("士冠禮三加，各用何冠？"), [_hit(GAOZHI)])
+    assert not a.found and a.notice
+    assert "士冠禮" in a.notice and "鄉飲酒禮" in a.notice and "燕禮" in a.notice and "方苞" in a.notice
+    assert a.text.startswith(a.notice)
+    assert a.to_dict()["notice"] == a.notice and a.to_dict()["found"] is False
+
+
+def test_scope_notice_speaks_the_questions_language():
+    en = compose_answer(analyze("What caps are used in the capping ceremony?"), [_hit(GAOZHI)])
+    assert "does not contain" in en.notice and "士冠禮" in en.notice
+    hans = compose_answer(analyze("士昏礼为什么要用雁？"), [_hit(GAOZHI)])
+    assert hans.notice.startswith("本语料没有士昏禮")
+
+
+def test_a_question_about_a_corpus_rite_that_compares_another_is_answered():
+    a = compose_answer(analyze("鄉飲酒禮告旨，鄉射禮也告旨嗎？"), [_hit(GAOZHI)])
+    assert a.found and not a.notice
+
+
+def test_english_question_gets_glosses_of_key_terms():
+    a = compose_answer(analyze("Why does the guest say the wine is delicious?"), [_hit(GAOZHI)])
+    assert a.found
+    glossed = dict(a.glosses)
+    assert glossed.get("賓") == "guest"  # the glossary's English, the source's characters
+    assert all(isinstance(t, str) and isinstance(e, str) and e for t, e in a.glosses)
+    assert a.to_dict()["glosses"] == [list(g) for g in a.glosses]
+    assert compose_answer(analyze("賓為什麼說旨？"), [_hit(GAOZHI)]).glosses == ()  # Chinese: none
+
+
+def test_rows_keep_one_shape():
+    a = compose_answer(analyze("賓為什麼說旨？"), [_hit(GAOZHI)])
+    assert set(a.to_dict()) == set(error_row("q", "x", "bad"))

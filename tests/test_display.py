@@ -5,8 +5,7 @@ from __future__ import annotations
 from qa.answering.display import Display, as_display, common_chars, simplified_sources
 from qa.settings import PROJECT_ROOT
 
-from test_answer import BU_GAOZHI, GAOZHI
-from test_render import XIYI
+from conftest import BU_GAOZHI, GAOZHI, XIYI
 
 
 def test_catalog_marks_the_simplified_sources():

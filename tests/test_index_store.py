@@ -53,7 +53,7 @@ def test_build_writes_named_files_and_a_versioned_manifest(built):
     assert m["encoder"] == "hashing" and m["encoder_dim"] == 256 and m["dense_kind"] == "flat"
     assert len(m["corpus_hash"]) == 64 and m["built_at"]
     assert set(m["tables"]) == {"variants.tsv", "glossary.tsv", "scaffolding.tsv", "rites.tsv", "commentators.tsv",
-                                "offtopic.tsv", "jing_reference.txt"}
+                                "offtopic.tsv", "jing_reference.txt", "other_rites.tsv"}
     assert "qa/text/normalize.py" in m["code"] and "qa/corpus/parsers/xiyi.py" in m["code"]
     assert all(len(h) == 64 for h in [*m["tables"].values(), *m["code"].values()])
     assert m["counts"]["units"] > 10 and m["counts"]["passages"] > m["counts"]["units"]
@@ -223,6 +223,7 @@ NEW_ROWS = {
     "glossary.tsv": "whetstone\t石",
     "scaffolding.tsv": "请告诉我\tzh",
     "rites.tsv": "鄉射禮\txiangshe",
+    "other_rites.tsv": "士虞禮\t士虞禮",
     "commentators.tsv": "賈公彥\tshu",
     "offtopic.tsv": "What is the capital of France?\ten",
     "jing_reference.txt": "宾入门左",

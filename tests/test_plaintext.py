@@ -8,7 +8,7 @@ from qa.retrieval.query import analyze
 from qa.retrieval.retriever import Hit
 from qa.webapp import Turn
 
-from test_answer import BU_GAOZHI, GAOZHI
+from conftest import BU_GAOZHI, GAOZHI
 
 
 def _answer(q: str = "賓為什麼說旨？"):

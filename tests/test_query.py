@@ -187,3 +187,28 @@ def test_follow_up_rule_is_documented():
 def test_language_guess(text, lang):
     assert detect_lang(text) == lang
     assert analyze(text).lang == lang
+
+
+# ── classical openings, colloquial frames, rites the corpus lacks, follow-ups that are new questions ──
+
+
+def test_classical_opening_wen_is_scaffolding():
+    assert analyze("問玄酒在西者何？").core == "玄酒在西"
+    assert analyze("問賓、介者何？").segments == ("宾", "介")
+
+
+def test_colloquial_frames_are_scaffolding():
+    assert analyze("乐正到底是谁？").core == "乐正"
+    assert "干什么" not in analyze("扶乐工的人是干什么的？").core
+    assert "规矩" not in analyze("只挂磬不挂钟，这是什么规矩？").core
+
+
+def test_rites_outside_the_corpus_are_named():
+    assert analyze("士冠禮三加之冠何如？").other_rites == ("士冠禮",)
+    assert analyze("What happens at a wedding?").other_rites == ("士昏禮",)
+    assert analyze("賓為什麼告旨？").other_rites == ()
+
+
+def test_a_question_that_names_rites_is_not_a_follow_up():
+    assert analyze("鄉飲酒禮和燕禮有什麼不同？", history=["賓為什麼告旨？"]).context == ()
+    assert analyze("那燕禮呢？", history=["賓為什麼告旨？"]).context  # a marker keeps it a follow-up

@@ -6,8 +6,7 @@ from dataclasses import replace
 
 from qa.answering.reading import Reader, chapter_of, contents_html, reading_html
 
-from test_answer import BU_GAOZHI, GAOZHI
-from test_render import XIYI
+from conftest import BU_GAOZHI, GAOZHI, XIYI
 
 A2 = replace(GAOZHI, id="zhushu.yan.a002", rite="燕禮")
 A1 = replace(BU_GAOZHI, id="zhushu.yan.a001", rite="燕禮")

@@ -19,21 +19,9 @@ from qa.answering.render import (
     user_html,
 )
 from qa.retrieval.retriever import Hit
-from qa.corpus.units import LemmaUnit
 
-from test_answer import BU_GAOZHI, GAOZHI
+from conftest import BU_GAOZHI, GAOZHI, XIYI
 
-XIYI = LemmaUnit(
-    id="xiyi.xiangyin.t01",
-    work="仪礼析疑",
-    rite="鄉飲酒禮",
-    source="000_test.txt",
-    lines=(5, 5),
-    section="經",
-    jing="降席坐奠爵拜告旨",
-    xiyi="告旨者美主人之酒",
-    related=(GAOZHI.id,),
-)
 GAOZHI_LINKED = replace(GAOZHI, related=(XIYI.id,))
 
 

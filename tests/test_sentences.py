@@ -77,3 +77,55 @@ def test_the_commentary_on_the_jing_asked_about_wins_when_ranked_second():
     on = unit("zhushu.xiangyin.t06", "介受獻，祭，不嚌肺，不啐酒。", "不嚌啐，下賓。", rite="鄉飲酒禮")
     got = texts("介受獻，何以不嚌肺、不啐酒？", hit(off, 0.9), hit(on, 0.8))
     assert got[0] == "不嚌啐，下賓。"
+
+
+# ── quotation-safe splitting, kind-aware first sentences ──────────────────────
+
+
+def test_a_sentence_is_never_cut_inside_a_quotation():
+    text = "賓及卿大夫皆興，對曰：「諾。敢不醉！」皆反坐。"
+    parts = [text[a:b] for a, b in split_sentences(text)]
+    assert parts == ["賓及卿大夫皆興，對曰：「諾。敢不醉！」", "皆反坐。"]
+    # a 疏 quoting its 注 「X，Y也」 inside 云「…」者 stays one sentence
+    shu = "云「酬之言周，忠信為周」者，此解主人將酬賓，先自飲之意。"
+    assert [shu[a:b] for a, b in split_sentences(shu)] == [shu]
+
+
+def test_a_long_quotation_may_still_be_cut():
+    quoted = "甲乙丙丁。" * 20  # a whole passage of another book quoted in a 疏
+    text = f"案某篇云「{quoted}」是也。"
+    assert len(split_sentences(text)) > 3
+
+
+def test_unbalanced_quotes_do_not_glue_the_text():
+    text = "云「賓西階上。疑立也。主人答拜。"
+    assert len(split_sentences(text)) == 3
+
+
+YUE = unit(
+    "zhushu.xiangyin.t77",
+    "相者二人，皆左何瑟，後首，挎越，內弦，右手相。",
+    "挎，持也。相瑟者則為之持瑟。越，瑟下孔也。內弦，側擔之者。",
+    rite="鄉飲酒禮",
+)
+
+
+def test_what_is_answers_with_the_gloss_of_the_term_it_ends_on():
+    """「挎越之越者何？」 asks about 越: its gloss comes first, not the gloss of 挎."""
+    assert texts("挎越之越者何？", hit(YUE, 1.0))[0].startswith("越，瑟下孔也")
+    assert texts("挎越之挎者何？", hit(YUE, 1.0))[0].startswith("挎，持也")
+
+
+LAYERED = unit(
+    "zhushu.xiangyin.t48",
+    "主人實觶酬賓，阼階上北面坐奠觶，遂拜。",
+    "酬，勸酒也。酬之言周，忠信為周。",
+    "釋曰︰此解主人將酬賓先自飲之意。以其酬賓若不自先飲，主人不忠信，故先自飲，乃飲賓為酬也。",
+    rite="鄉飲酒禮",
+)
+
+
+def test_a_named_layer_answers_first():
+    first = texts("賈疏怎麼說主人酬賓先自飲？", hit(LAYERED, 1.0))[0]
+    assert "以其酬賓" in first and "勸酒" not in first
+    assert not texts("主人酬賓為什麼先自飲？", hit(LAYERED, 1.0))[0].startswith("釋曰")

@@ -16,7 +16,8 @@ import pytest
 from qa.answering.compose import error_row
 from qa.answering.inputs import raw_limit
 from qa.settings import PROJECT_ROOT
-from qa.webapp import KEPT_TURNS, MAX_SESSIONS, SESSION_TTL_S, ChatService, build_app
+from qa.settings import Settings
+from qa.webapp import ChatService, build_app
 
 ROW_KEYS = set(error_row(None, "", ""))
 
@@ -219,10 +220,11 @@ def test_a_chat_keeps_a_bounded_number_of_turns(mini_retriever):
     respond = handler(build_app(mini_retriever), "respond")
     turns: list = []
     messages: list = []
-    for i in range(KEPT_TURNS + 5):
+    kept = mini_retriever.settings.session_turns
+    for i in range(kept + 5):
         messages, turns, *_rest = respond(f"賓拜告旨 {i}", turns, messages, "原文", 5, None, None)
-    assert len(turns) == KEPT_TURNS and len(messages) == 2 * KEPT_TURNS
-    assert turns[-1].question.endswith(str(KEPT_TURNS + 4))
+    assert len(turns) == kept and len(messages) == 2 * kept
+    assert turns[-1].question.endswith(str(kept + 4))
 
 
 def test_sessions_are_bounded(server):
@@ -230,8 +232,8 @@ def test_sessions_are_bounded(server):
 
     _, demo = server
     states = [b for b in demo.blocks.values() if isinstance(b, gr.State)]
-    assert states and all(s.time_to_live == SESSION_TTL_S for s in states)
-    assert demo.state_session_capacity == MAX_SESSIONS
+    assert states and all(s.time_to_live == Settings().session_ttl_s for s in states)
+    assert demo.state_session_capacity == Settings().max_sessions
 
 
 # ---------------------------------------------------------------- ports

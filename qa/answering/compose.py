@@ -23,6 +23,31 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..retrieval.query import Query
     from ..retrieval.retriever import Hit
 
+#: What the corpus covers, said when a question is about a rite it does not hold ({rites}: their names).
+_SCOPE = {
+    "en": "The corpus does not contain {rites}. It holds two rites of the Yili only: the 鄉飲酒禮 "
+    "(district drinking ceremony) whole, with Zheng Xuan's notes (注) and Jia Gongyan's subcommentary (疏), "
+    "and the middle and end of the 燕禮 (banquet) with 注 and 疏, plus Fang Bao's 儀禮析疑 on the 燕禮. "
+    "The nearest passages are listed below (often where the commentary compares that rite); they do not answer the question.",
+    "zh-Hans": "本语料没有{rites}。语料只收《仪礼》两篇：乡饮酒礼全篇（经、郑注、贾疏），燕礼中段与末段（经、注、疏），"
+    "以及方苞《仪礼析疑》的燕礼部分。下面列出最接近的段落（多是注疏提到{rites}之处），并不回答这个问题。",
+    "zh-Hant": "本語料沒有{rites}。語料只收《儀禮》兩篇：鄉飲酒禮全篇（經、鄭注、賈疏），燕禮中段與末段（經、注、疏），"
+    "以及方苞《儀禮析疑》的燕禮部分。下面列出最接近的段落（多是注疏提到{rites}之處），並不回答這個問題。",
+}
+#: Said when the question names a layer (賈疏, 鄭注, 方苞) that has nothing on the passages found.
+_LAYER_EMPTY = {
+    "en": "The {layer} has nothing on this; the sentences below are from the other layers.",
+    "zh-Hans": "{layer}对此没有说明；以下是其他层次的说法。",
+    "zh-Hant": "{layer}對此沒有說明；以下是其他層次的說法。",
+}
+_LAYER_NAMES = {
+    "en": {"zhu": "Zheng Xuan's note (鄭注)", "shu": "Jia Gongyan's subcommentary (賈疏)", "xiyi": "Fang Bao's 儀禮析疑", "jing": "classic (經)"},
+    "zh-Hans": {"zhu": "郑注", "shu": "贾疏", "xiyi": "方苞《仪礼析疑》", "jing": "经文"},
+    "zh-Hant": {"zhu": "鄭注", "shu": "賈疏", "xiyi": "方苞《儀禮析疑》", "jing": "經文"},
+}
+#: English glosses shown with an answer to an English question, at most this many.
+MAX_GLOSSES = 6
+
 _NOT_FOUND = {
     "en": "No passage in the corpus answers this question. The nearest passages are listed below; they may not answer it.",
     "zh-Hans": "语料中没有能回答这个问题的段落。下面列出最接近的段落，仅供参考。",
@@ -93,6 +118,11 @@ class Answer:
     #: the short 經 clauses the first answering unit matched (「告旨」 for 「賓為什麼說旨？」): the
     #: corpus's own words for what this turn was about, which a follow-up carries on
     grounded: tuple[str, ...] = ()
+    #: a plain statement shown before the answer: the corpus does not hold the rite asked about
+    #: (what it covers follows), or the layer the question names has nothing on it; "" when none
+    notice: str = ""
+    #: for an English question, the key ritual terms of the answer with an English gloss ((賓, guest), …)
+    glosses: tuple[tuple[str, str], ...] = ()
 
     @property
     def as_history(self) -> str:
@@ -109,6 +139,8 @@ class Answer:
             "citations": [e.to_dict() for e in self.evidence],
             "error": None,
             "hits": [h.to_dict() for h in self.hits],
+            "notice": self.notice,
+            "glosses": [list(g) for g in self.glosses],
         }
 
     def _lines(self) -> list[tuple[str, Evidence | None]]:
@@ -146,7 +178,8 @@ class Answer:
 
 def error_row(id: str | None, question: str | None, error: str) -> dict[str, Any]:
     """A batch row for a question that could not be answered: same keys, ``error`` set."""
-    return {"id": id, "question": question, "answer": "", "found": False, "citations": [], "error": error, "hits": []}
+    return {"id": id, "question": question, "answer": "", "found": False, "citations": [], "error": error, "hits": [],
+            "notice": "", "glosses": []}
 
 
 # ---------------------------------------------------------------- lines
@@ -209,22 +242,104 @@ def compose_answer(
     """The answer to ``query`` from ``hits``: up to ``max_sentences`` cited sentences, or a
     plain "nothing answers this" when the retriever found nothing relevant."""
     hits = tuple(hits)
+    outside = tuple(getattr(query, "other_rites", ())) if not getattr(query, "rites", ()) else ()
+    if outside and quotes_jing(query, hits):
+        outside = ()  # 「舉觶者降，鄉射於此有大夫之文，此何以不言？」 asks about this corpus's 經, comparing
     found = bool(hits) and not hits[0].low_confidence
-    chosen = select_sentences(query, hits, max_sentences) if found else []
+    relevant = found or bool(outside and hits)
+    chosen = select_sentences(query, hits, max_sentences) if relevant else []
+    if outside:
+        chosen = chosen[:2]  # the nearest passages, not an answer
     evidence = []
     for c, score in chosen:
         lines = (locate(c.unit, c.layer, c.text) if locate else None) or c.unit.lines
         u = c.unit
         evidence.append(Evidence(c.text, u.id, u.work, u.rite, c.layer, u.source, lines, round(score, 4)))
-    found = found and bool(evidence)
+    found = found and bool(evidence) and not outside
+    notice = scope_notice(outside, query.lang) if outside else ""
+    layers = tuple(getattr(query, "layers", ()))
+    if found and layers and not any(e.layer in layers for e in evidence):
+        notice = layer_notice(layers[0], query.lang)
+    cited = "\n".join(f"{e.text}〔{e.citation()}〕" for e in evidence)
     if found:
-        text = "\n".join(f"{e.text}〔{e.citation()}〕" for e in evidence)
+        text = "\n".join(p for p in (notice, cited) if p)
+    elif outside:
+        text = "\n".join(p for p in (notice, cited) if p)
     else:
         text = not_found_text(query.lang)
     terms = query_terms(query)
-    answer = Answer(query.text, text, found, tuple(evidence), hits, query.lang, terms)
+    glosses = english_glosses(query, evidence) if query.lang in ("en", "mixed") and evidence else ()
+    answer = Answer(query.text, text, found, tuple(evidence), hits, query.lang, terms, notice=notice, glosses=glosses)
     grounded = grounded_clauses(answer, terms)
     return replace(answer, grounded=grounded) if grounded else answer
+
+
+#: A question quoting this many characters of a found unit's 經 is about the corpus, whatever rite it compares.
+QUOTE_RUN = 4
+
+
+def quotes_jing(query: "Query", hits: Sequence["Hit"], depth: int = 3) -> bool:
+    """The question writes a run of ``QUOTE_RUN`` characters of the 經 of one of the first hits."""
+    from ..text.tokens import cjk_runs, longest_common_run
+
+    runs = [r for seg in query.segments for r in cjk_runs(seg) if len(r) >= QUOTE_RUN]
+    return any(longest_common_run(r, normalize(h.unit.jing)) >= QUOTE_RUN for h in hits[:depth] for r in runs)
+
+
+def scope_notice(rites: Sequence[str], lang: str) -> str:
+    """What the corpus covers, for a question about rites it does not hold."""
+    names = "、".join(rites) if lang != "en" else ", ".join(rites)
+    return _SCOPE.get(lang, _SCOPE["zh-Hant"]).format(rites=names)
+
+
+def layer_notice(layer: str, lang: str) -> str:
+    """The named layer has nothing on the passages found."""
+    key = lang if lang in _LAYER_EMPTY else "zh-Hant"
+    return _LAYER_EMPTY[key].format(layer=_LAYER_NAMES[key].get(layer, layer))
+
+
+#: One-character terms not worth glossing on their own (directions, numbers, grammar).
+_NO_GLOSS = frozenset("东西南北上下左右前后中内外间一二三四五六七八九十百两再者与所从即既他某之其而以于为不")
+
+
+def english_glosses(query: "Query", evidence: Sequence[Evidence]) -> tuple[tuple[str, str], ...]:
+    """(term, English) for the key ritual terms of an answer: the terms the question was mapped to,
+    then the glossary's terms in the first cited sentence; English from the glossary, else CC-CEDICT."""
+    from ..text.cedict import cedict
+    from ..text.lexicon import english_of_terms
+
+    known = english_of_terms()
+    first = evidence[0].text
+    first_norm = normalize(first)
+    wanted: list[str] = [t for t in query.expansions if t not in getattr(query, "bridged", ())]
+    wanted += [t for t in sorted(known, key=len, reverse=True) if len(t) >= 2 and t in first_norm]
+    wanted += [ch for ch in dict.fromkeys(first_norm) if ch in known and ch not in _NO_GLOSS]
+    out: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for t in wanted:
+        if t in seen or any(t in s for s in seen if len(s) > len(t)) or t in _NO_GLOSS:
+            continue
+        if t in known:
+            shown, english = _source_form(t, first) or known[t][0], known[t][1]
+        else:
+            senses = [x for x in cedict().senses(t) if not x.startswith(("cl:", "variant", "surname"))][:2]
+            if not senses:
+                continue
+            shown, english = _source_form(t, first) or t, "; ".join(senses)
+        seen.add(t)
+        out.append((shown, english))
+        if len(out) >= MAX_GLOSSES:
+            break
+    return tuple(out)
+
+
+def _source_form(term: str, text: str) -> str:
+    """``term`` (normalized) in ``text``'s own characters, or "" when it is not there."""
+    norm, pos = normalize_with_map(text)
+    at = norm.find(term)
+    if at < 0:
+        return ""
+    return text[pos[at] : pos[at + len(term) - 1] + 1]
 
 
 #: A 經 clause a turn is grounded in has this many characters (a term, not a sentence) ...
@@ -264,7 +379,10 @@ __all__ = [
     "QueryTerms",
     "SourceLines",
     "compose_answer",
+    "english_glosses",
     "error_row",
+    "layer_notice",
+    "scope_notice",
     "grounded_clauses",
     "not_found_text",
     "query_terms",

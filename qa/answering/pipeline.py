@@ -115,7 +115,8 @@ class Retriever(HybridRetriever):
     def analyze(self, question: str, history: Sequence[HistoryItem] = ()) -> Query:
         """The question analysed in the light of the last ``settings.history_turns`` turns."""
         turns = list(history)[-self.settings.history_turns :] if self.settings.history_turns else []
-        return analyze(question, max_chars=self.settings.max_query_chars, history=self._history_texts(turns))
+        query = analyze(question, max_chars=self.settings.max_query_chars, history=self._history_texts(turns))
+        return self.understand(query)
 
     def _history_texts(self, turns: Sequence[HistoryItem]) -> tuple[str, ...]:
         """Each turn as text a follow-up can lean on: an Answer's question and grounding; a bare
@@ -139,6 +140,7 @@ class Retriever(HybridRetriever):
         from .companion import structural_answer
 
         query = analyze(question, max_chars=self.settings.max_query_chars, history=self._history_texts(history))
+        query = self.understand(query)
         answer = structural_answer(
             query, self.context, k=k, search=self.search, previous=lambda: self._previous(history), locate=self.locate
         )
@@ -192,7 +194,7 @@ class Retriever(HybridRetriever):
         queries: dict[int, Query] = {}
         for i, question in enumerate(questions):
             try:
-                queries[i] = analyze(door_question(question, self.settings), max_chars=self.settings.max_query_chars)
+                queries[i] = self.understand(analyze(door_question(question, self.settings), max_chars=self.settings.max_query_chars))
             except QAError as exc:
                 out[i] = exc
         from .companion import structural_answer

@@ -65,6 +65,10 @@ class AnswerRow(TypedDict):
     citations: list[CitationRow]
     error: str | None
     hits: list[HitRow]
+    #: a plain statement when the question is about a rite the corpus lacks, or a named layer has nothing on it
+    notice: str
+    #: for English questions: (term, English) for the key ritual terms of the answer
+    glosses: list[list[str]]
 
 
 #: Text fields converted for display; everything else (ids, files, numbers) is left alone.

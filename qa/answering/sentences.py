@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..text.normalize import normalize
-from ..retrieval.terms import QueryTerms, gloss_strength, query_terms
+from ..retrieval.terms import QueryTerms, gloss_strength, glosses_tail, query_terms
 from ..corpus.units import LemmaUnit
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -42,6 +42,13 @@ READABLE_CHARS = 40
 #: Bonus for a gloss 「X，Y也」 whose X the question asks about (more when it asks a meaning).
 GLOSS_BONUS = 0.35
 MEANING_GLOSS_BONUS = 0.6
+#: A gloss of the very term a what-is question ends on (越 of 「挎越之越者何」) is the answer: its
+#: score is multiplied by this, so a 疏 sentence that merely quotes more of the question stays below it.
+TAIL_GLOSS_FACTOR = 1.5
+TAIL_GLOSS_BONUS = 0.5
+#: Weight of a sentence from another layer than the one whose commentator the question names
+#: (「賈疏怎麼說」 is answered from the 疏 first; the others follow).
+OTHER_LAYER = 0.45
 #: Share of its 經's coverage a 注 / 析疑 sentence inherits (more when the question asks why:
 #: the 經 says what was done, its 注 why).
 JING_INHERIT = 0.3
@@ -87,8 +94,13 @@ _EXPLAIN = re.compile(r"以其|所以|是以|为其|故(?![云言知曰经注郑
 #: A 注's closing purpose clause 「以全交也」 (in a 疏 「以…也」 more often restates the 經).
 _PURPOSE = re.compile(r"以[^以]{1,8}也$")
 #: Place and number words, for questions asking where or how many.
-_PLACE = re.compile(r"[东西南北阶堂庭门楹序阼房室]|位")
-_NUMBER = re.compile(r"[一二三四五六七八九十百凡]")
+#: A place said as a place (在…之南, 北面, 阶上, 堂下, 其位), not any 南 (of 南陔, a song's name).
+_PLACE = re.compile(
+    r"在[^，。；]{0,8}?[东西南北上下前后中间]|[东西南北]面|[东西南北]上|之[东西南北]|[东西南北][阶序楹堂房]"
+    r"|[阶堂庭门楹序房室][上下前后东西南北间内外]|位"
+)
+#: A number that counts something (六者, 四人, 三年, 丈六尺, 凡…), not the 一 of 「一歌則一吹」.
+_NUMBER = re.compile(r"[二三四五六七八九十百][者篇人年尺丈寸拜爵终成等命日月番]|[一二三四五六七八九十百]{2,}|凡|丈|尺|年")
 # ---------------------------------------------------------------- sentences
 
 
@@ -107,15 +119,40 @@ class Candidate:
     sentences: tuple[str, ...] = ()  # the sentences it is made of
 
 
+#: Quotation marks: a sentence is never cut inside a quotation (「諾。敢不醉！」 is one answer) ...
+_QUOTE_PAIRS = {"「": "」", "『": "』", "“": "”"}
+#: ... unless the quotation is longer than this (a whole passage of another book quoted in a 疏).
+QUOTE_MAX = 60
+
+
+def _inside_quotes(text: str) -> list[bool]:
+    """For each character, whether it lies inside a (closed, not too long) quotation."""
+    inside = [False] * len(text)
+    stack: list[tuple[str, int]] = []
+    for i, ch in enumerate(text):
+        if ch in _QUOTE_PAIRS:
+            stack.append((_QUOTE_PAIRS[ch], i))
+        elif stack and ch == stack[-1][0]:
+            _, start = stack.pop()
+            if not stack and i - start <= QUOTE_MAX:
+                for k in range(start + 1, i):
+                    inside[k] = True
+        elif ch in "」』”":  # a stray closer: forget what is open (unbalanced quoting)
+            stack.clear()
+    return inside
+
+
 def split_sentences(text: str) -> list[tuple[int, int]]:
-    """Spans of the sentences of ``text`` (cut after 。；？！ and any closing quote),
-    without a leading ○ / 釋曰 and surrounding whitespace."""
+    """Spans of the sentences of ``text`` (cut after 。；？！ and any closing quote, never inside a
+    short quotation), without a leading ○ / 釋曰 and surrounding whitespace."""
     spans: list[tuple[int, int]] = []
     start = 0
     i = 0
     n = len(text)
+    quoted = _inside_quotes(text) if any(q in text for q in _QUOTE_PAIRS) else None
     while i < n:
-        if text[i] in _ENDS:
+        ends_quote = quoted is not None and text[i] in _CLOSERS and i > 0 and text[i - 1] in _ENDS and quoted[i - 1]
+        if (text[i] in _ENDS and not (quoted and quoted[i])) or ends_quote:
             j = i + 1
             while j < n and text[j] in _CLOSERS:
                 j += 1
@@ -203,9 +240,15 @@ def _score(
         inherit = WHY_JING_INHERIT if terms.why else JING_INHERIT
         coverage += inherit * _coverage(_norm(c.unit.jing), weights)
     bonus = 0.0
+    tail = 1.0
     gloss = max((gloss_strength(t, terms) for t in c.sentences), default=0.0) if coverage else 0.0
-    if gloss:  # a gloss of the whole word asked (樂正) counts fully, one of one of its characters (正) less
+    if gloss and (terms.meaning or not (terms.where or terms.count)):
+        # a gloss of the whole word asked (樂正) counts fully, one of one of its characters (正) less;
+        # a where / how-many question wants a place or a number, not what a word means
         bonus += (MEANING_GLOSS_BONUS if terms.meaning else GLOSS_BONUS) * gloss
+        if terms.meaning and not terms.why and c.sentences and glosses_tail(c.sentences[0], terms):
+            tail = TAIL_GLOSS_FACTOR
+            bonus += TAIL_GLOSS_BONUS
     if any(c.norm in m or (len(c.norm) >= 4 and m and c.norm[:4] in m) for m in matched):
         bonus += PASSAGE_BONUS
     if coverage and terms.why and c.layer != "jing" and any(_explains(_norm(t), c.layer) for t in c.sentences):
@@ -227,7 +270,9 @@ def _score(
         readable *= QUOTE_PENALTY
     if terms.rites and _rite_of(c.unit) not in terms.rites:
         readable *= OTHER_RITE
-    return (coverage + bonus) * readable * _layer_prior(c.layer, terms) * RANK_PRIOR[c.rank] * unit_weight
+    if terms.layers and c.layer not in terms.layers:
+        readable *= OTHER_LAYER
+    return (coverage + bonus) * tail * readable * _layer_prior(c.layer, terms) * RANK_PRIOR[c.rank] * unit_weight
 
 
 def _explains(norm: str, layer: str) -> bool:
@@ -288,13 +333,17 @@ def select_sentences(query: "Query", hits: Sequence["Hit"], max_sentences: int =
             # a parallel 「…，…也。…，…也」) widens it, while it stays readable
             o, so = chosen[at]
             wider = _union(o, c)
+            if at == 0 and wider.start < o.start:
+                continue  # the best answer stays the first words shown (越 of 「挎越之越者何」, not 挎 before it)
             if _coverage(wider.norm, weights) > _coverage(o.norm, weights) and len(wider.norm) <= UNION_CHARS:
                 chosen[at] = (wider, so)
             continue
         if any(c.norm in o.norm or o.norm in c.norm for o, _ in chosen):
             continue  # the same sentence again, or a 疏 quoting the 注, adds nothing
         chosen.append((c, s))
-    return _merge_adjacent(chosen)
+    first = chosen[0][0] if chosen else None
+    keep_first = terms.meaning and first is not None and bool(first.sentences) and glosses_tail(first.sentences[0], terms)
+    return _merge_adjacent(chosen, keep_first=keep_first)
 
 
 def _union(a: Candidate, b: Candidate) -> Candidate:
@@ -320,8 +369,11 @@ def _overlaps(a: Candidate, b: Candidate) -> bool:
     return (a.unit.id, a.layer, a.part) == (b.unit.id, b.layer, b.part) and a.start < b.end and b.start < a.end
 
 
-def _merge_adjacent(chosen: list[tuple[Candidate, float]]) -> list[tuple[Candidate, float]]:
-    """Join sentences that follow each other in one layer, so a two-sentence answer reads whole."""
+def _merge_adjacent(chosen: list[tuple[Candidate, float]], keep_first: bool = False) -> list[tuple[Candidate, float]]:
+    """Join sentences that follow each other in one layer, so a two-sentence answer reads whole.
+
+    With ``keep_first`` (a what-is question) the best item is never joined to a sentence before
+    it: the gloss asked for is the first thing shown."""
     out = list(chosen)
     merged = True
     while merged:
@@ -329,6 +381,8 @@ def _merge_adjacent(chosen: list[tuple[Candidate, float]]) -> list[tuple[Candida
         for i, (a, sa) in enumerate(out):
             for j, (b, sb) in enumerate(out):
                 if i == j or (a.unit.id, a.layer, a.part) != (b.unit.id, b.layer, b.part):
+                    continue
+                if keep_first and out and b is out[0][0]:
                     continue
                 full = _layer_text(a.unit, a.layer, a.part)
                 gap = full[a.end : b.start] if a.end <= b.start else None

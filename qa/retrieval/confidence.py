@@ -15,9 +15,14 @@ The rule (``Calibration.low_confidence``) uses two signals of a query and its re
   in it, while 「旨」, 「何謂旅酬」, "What is 旅酬?" and 「介」 are wholly ritual vocabulary.
 * ``dense``: the best passage's cosine similarity to the query, which depends on the encoder.
 
-A result is **confident** when ``ritual >= RITUAL_MIN``, or when the dense score clears the
-calibrated threshold and ``ritual >= RITUAL_FLOOR`` (a paraphrase in other words than the
-corpus's, never a question with no ritual word at all). Otherwise every hit is marked
+A third signal, ``named``, is whether the question itself writes a ritual term of the corpus
+(樂正, 玄酒, 旅酬; a rite or commentator of the corpus; a one-character term standing alone in a classical question, or quoted: 賓, 「介」;
+see :meth:`qa.retrieval.bridge.Bridge.names_ritual_term`): such a question is about the corpus
+however much modern phrasing surrounds the term (「乐正到底是干什么的？」), and is never refused.
+
+A result is **confident** when it names a ritual term, when ``ritual >= RITUAL_MIN``, or when
+the dense score clears the calibrated threshold and ``ritual >= RITUAL_FLOOR`` (a paraphrase
+in other words than the corpus's, never a question with no ritual word at all). Otherwise every hit is marked
 ``low_confidence`` and the answer says plainly that no passage answers the question.
 
 Calibration (:func:`calibrate`, when an index is built, saved in its manifest): noise (random
@@ -82,6 +87,7 @@ NOISE_PER_KIND = 60
 class Signals:
     ritual: float | None  # share of the question that is corpus / ritual vocabulary (None: not measured)
     dense: float | None  # best dense passage score (None: not measured, e.g. lexical-only ranking)
+    named: bool = False  # the question writes a ritual term of the corpus (never refused)
 
 
 def _content_terms(query: "Query", idf: Mapping[str, float], unknown: float) -> tuple[dict[str, float], set[str]]:
@@ -162,6 +168,8 @@ class Calibration:
         return saved
 
     def low_confidence(self, s: Signals) -> bool:
+        if s.named:
+            return False
         ritual = s.ritual or 0.0
         if ritual >= self.ritual_min:
             return False

@@ -15,12 +15,20 @@
   words to match and used as a preference (``qa/data/rites.tsv``);
 - ``layers``: the layers whose commentator the question names (方苞 → 析疑, 鄭玄 → 注), taken out
   of the words to match and used as a preference (``qa/data/commentators.tsv``);
+- ``other_rites``: rites the question names that the corpus does not hold (士冠禮, 聘禮, "wedding";
+  ``qa/data/other_rites.tsv``): the answer then says what the corpus covers;
+- ``bridged``: corpus terms reached through CC-CEDICT and the corpus's own glosses (added by
+  :mod:`qa.retrieval.bridge` once an index is open; also part of ``expansions``);
 - ``lang``: a best guess (zh-Hant, zh-Hans, lzh, en, mixed), for reporting only.
+
+A question that names a rite (鄉飲酒禮和燕禮有什麼不同？) stands on its own: it is a follow-up
+only with an explicit marker (那燕禮呢？). A classical 「問X者何」 loses its 問.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -32,6 +40,7 @@ from ..text.lexicon import (
     DETERMINERS,
     commentators_table,
     glossary,
+    other_rites_table,
     rite_names,
     rites_table,
     scaffolding,
@@ -55,6 +64,15 @@ FOLLOW_UP_OPENINGS_EN: tuple[tuple[str, ...], ...] = (("and",), ("what", "about"
 FOLLOW_UP_ENDINGS_ZH: tuple[str, ...] = ("呢",)
 
 _MODERN_ONLY_CHARS = frozenset("的了吗呢么们这哪吧呀啊")
+#: A follow-up marker with a pronoun (他們) refers back even in a longer question, up to this size.
+PRONOUN_FOLLOW_UP_MAX_CJK = 16
+PRONOUN_FOLLOW_UP_MAX_WORDS = 0
+_PRONOUNS_ZH = ("他们", "她们", "他", "她", "它")
+
+
+def _has_pronoun(pieces: list[tuple[str, str]]) -> bool:
+    """A Chinese third-person pronoun (an English question restates its subject: "the guest … him")."""
+    return any(k == "cjk" and any(p in s for p in _PRONOUNS_ZH) for k, s in pieces)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +88,9 @@ class Query:
     context: tuple[str, ...] = ()  # terms carried over from the previous question (follow-ups only)
     rites: tuple[str, ...] = ()  # rite ids the question names (qa/data/rites.tsv), first named first
     layers: tuple[str, ...] = ()  # layers whose commentator the question names (qa/data/commentators.tsv)
+    other_rites: tuple[str, ...] = ()  # rites not in the corpus that the question names (qa/data/other_rites.tsv)
+    bridged: tuple[str, ...] = ()  # the expansions that came from CC-CEDICT or the corpus's glosses
+    understood: bool = False  # the bridge has been applied (qa.retrieval.bridge)
 
     @property
     def segments(self) -> tuple[str, ...]:
@@ -85,7 +106,8 @@ class Query:
     def dense_text(self) -> str:
         """What the dense encoder embeds: the core, the named rites, then glossary terms and context."""
         names = tuple(rite_names().get(r, "") for r in self.rites)
-        return " ".join(p for p in (self.core, *names, *self.expansions, *self.context) if p)
+        extra = tuple(b for b in self.bridged if b not in self.expansions)
+        return " ".join(p for p in (self.core, *names, *self.expansions, *extra, *self.context) if p)
 
     @property
     def is_empty(self) -> bool:
@@ -223,7 +245,8 @@ def is_follow_up(pieces: list[tuple[str, str]], content_cjk: int, content_words:
     """The rule for elliptical follow-ups (「那介呢？」, "and the 介?", "what about the 介?").
 
     A question draws on the previous turn when nothing is left after its scaffolding
-    (「為什麼？」, "why?"), or when it opens with a follow-up marker (那, 那麼, 然則, 則, 又,
+    (「為什麼？」, "why?"), when it opens with a follow-up marker and holds a pronoun (那他們…;
+    up to PRONOUN_FOLLOW_UP_MAX_CJK characters), or when it opens with a follow-up marker (那, 那麼, 然則, 則, 又,
     還有, 至於; and, what about, how about, then) or ends with 呢, and what is left is short
     (at most FOLLOW_UP_MAX_CJK characters and FOLLOW_UP_MAX_WORDS English content words).
     The previous question's terms are then carried over as ``context``, which the lexical
@@ -231,6 +254,10 @@ def is_follow_up(pieces: list[tuple[str, str]], content_cjk: int, content_words:
     """
     if content_cjk == 0 and content_words == 0:
         return True
+    if has_follow_up_marker(pieces) and _has_pronoun(pieces) and (
+        content_cjk <= PRONOUN_FOLLOW_UP_MAX_CJK and content_words <= PRONOUN_FOLLOW_UP_MAX_WORDS
+    ):
+        return True  # 「那他們最後什麼時候才能喝上？」: who 他們 are, the turn before says
     if content_cjk > FOLLOW_UP_MAX_CJK or content_words > FOLLOW_UP_MAX_WORDS:
         return False
     first_cjk = next((s for k, s in pieces if k == "cjk"), "")
@@ -243,6 +270,38 @@ def is_follow_up(pieces: list[tuple[str, str]], content_cjk: int, content_words:
     if pieces and pieces[0][0] == "word":
         return any(tuple(words[: len(o)]) == o for o in FOLLOW_UP_OPENINGS_EN)
     return False
+
+
+def has_follow_up_marker(pieces: list[tuple[str, str]]) -> bool:
+    """The question opens with a follow-up marker (那, 然則, and, what about …) or ends with 呢."""
+    if not pieces:
+        return False
+    first_cjk = next((s for k, s in pieces if k == "cjk"), "")
+    last_cjk = next((s for k, s in reversed(pieces) if k == "cjk"), "")
+    words = [s for k, s in pieces if k == "word"]
+    if pieces[0][0] == "cjk" and first_cjk.startswith(FOLLOW_UP_OPENINGS_ZH):
+        return True
+    if pieces[-1][0] == "cjk" and last_cjk.endswith(FOLLOW_UP_ENDINGS_ZH):
+        return True
+    return pieces[0][0] == "word" and any(tuple(words[: len(o)]) == o for o in FOLLOW_UP_OPENINGS_EN)
+
+
+def other_rites(norm: str, words: Sequence[str]) -> list[str]:
+    """Display names of the rites outside the corpus that a question names (normalized text, its English words)."""
+    table = other_rites_table()
+    found = [value for name, value in table.chinese if name in norm]
+    stems = [stem(w) for w in words if w not in DETERMINERS]
+    for n in range(1, MAX_PHRASE_WORDS + 1):
+        for i in range(len(stems) - n + 1):
+            value = table.english.get(tuple(stems[i : i + n]))
+            if value:
+                found.append(value)
+    return list(dict.fromkeys(found))
+
+
+_HYPHEN = re.compile(r"(?<=[A-Za-z])[-‐‑–](?=[A-Za-z])")
+#: A classical prompt's opening 「問」 (問玄酒在西者何): scaffolding only at the very start.
+_ASK_OPENING = ("問", "问")
 
 
 # ── analyze ────────────────────────────────────────────────────────────────────
@@ -266,7 +325,13 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
         cleaned = cleaned[:max_chars]
         truncated = True
 
-    parts = pieces(cleaned)
+    # "mouth-organ", "day-after": a hyphen joins two English words, it does not glue them into one
+    parts = pieces(_HYPHEN.sub(" ", cleaned))
+    # in an English question a Chinese word is a corpus term typed on purpose (the 'he' (和)):
+    # modern-Chinese scaffolding (和 "and") is not stripped from it
+    english = detect_lang(cleaned) == "en"
+    if parts and parts[0][0] == "cjk" and parts[0][1].startswith(_ASK_OPENING) and len(parts[0][1]) >= 2:
+        parts = [("cjk", parts[0][1][1:]), *parts[1:]]
     sc = scaffolding()
     gl = glossary()
     core_parts: list[str] = []
@@ -296,7 +361,7 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
             k
             for named in split_names(s, rites_table(), rites)
             for part in split_names(named, commentators_table(), layers)
-            for k in _strip_scaffolding(part, sc.all_zh)
+            for k in ([part] if english else _strip_scaffolding(part, sc.all_zh))
         ]
         core_parts.extend(kept)
         content_cjk += sum(len(k) for k in kept)
@@ -312,7 +377,11 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
 
     context: tuple[str, ...] = ()
     recent = [h for h in history if isinstance(h, str) and clean(h).strip()]  # the caller bounds it (Settings.history_turns)
-    if recent and is_follow_up(parts, content_cjk, content_words):
+    norm = normalize(cleaned)
+    outside = other_rites(norm, [s.lower() for k, s in parts if k == "word"])
+    # a question that names a rite is about it, unless it says it follows on (那燕禮呢？)
+    standalone = bool(rites or outside) and not has_follow_up_marker(parts)
+    if recent and not standalone and is_follow_up(parts, content_cjk, content_words):
         try:
             prev = analyze(recent[-1], max_chars=max_chars, history=recent[:-1])
         except QueryError:  # pragma: no cover - recent holds only non-empty turns
@@ -324,7 +393,7 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
 
     return Query(
         text=cleaned,
-        norm=normalize(cleaned),
+        norm=norm,
         core=core,
         expansions=expansions_t,
         lang=detect_lang(cleaned),
@@ -332,7 +401,8 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
         context=context,
         rites=tuple(dict.fromkeys(rites)),
         layers=tuple(dict.fromkeys(layers)),
+        other_rites=tuple(outside),
     )
 
 
-__all__ = ["Query", "analyze", "clean", "detect_lang", "glossary", "is_follow_up", "commentators_table", "rite_names", "rites_table", "scaffolding", "split_segments", "stem"]
+__all__ = ["Query", "analyze", "clean", "detect_lang", "glossary", "is_follow_up", "has_follow_up_marker", "other_rites", "commentators_table", "rite_names", "rites_table", "scaffolding", "split_segments", "stem"]

@@ -21,6 +21,7 @@ from ..settings import Settings
 from ..corpus.units import LemmaUnit
 
 if TYPE_CHECKING:
+    from .bridge import Bridge
     from ..indexing.store import IndexData
     from ..indexing.passages import Passage
     from .query import Query
@@ -188,6 +189,20 @@ class HybridRetriever:
         self.calibration = Calibration.for_index(data)  # computed when the index was built, never here
         self.lexical = LexicalRetriever(data, settings, self.calibration)
         self.dense = DenseRetriever(data, settings, self.calibration)
+        self._bridge: "Bridge | None" = None
+
+    @property
+    def bridge(self) -> "Bridge":
+        """The vocabulary bridge of this index (CC-CEDICT and the corpus's glosses), built on first use."""
+        if self._bridge is None:
+            from .bridge import Bridge
+
+            self._bridge = Bridge.build(self.units, self.data.lexical.term_idf())
+        return self._bridge
+
+    def understand(self, query: "Query") -> "Query":
+        """``query`` with the corpus terms the bridge finds for its words (see qa.retrieval.bridge)."""
+        return self.bridge.understand(query)
 
     @classmethod
     def load(cls, index_dir: Path | str | None = None, model: str | None = None, *,
@@ -213,7 +228,7 @@ class HybridRetriever:
         from .rerank import rerank
 
         k = k or self.settings.k
-        qs = [as_query(q, self.settings) for q in queries]
+        qs = [self.understand(as_query(q, self.settings)) for q in queries]
         idf = self.data.lexical.term_idf()
         lexical = self.lexical.rank_units(qs)
         dense = self.dense.rank_units(qs)
@@ -227,7 +242,7 @@ class HybridRetriever:
             fused = rerank(q, [(by_id[u], s) for u, s in fuse(rankings, weights_for(q))], idf)[:k]
             lex_ps = {self.units[u].id: ps for u, _, ps in lex.units}
             den_ps = {self.units[u].id: ps for u, _, ps in den.units}
-            signals = Signals(ritual=ritual_share(q, idf), dense=den.top)
+            signals = Signals(ritual=ritual_share(q, idf), dense=den.top, named=self.bridge.names_ritual_term(q))
             low = self.calibration.low_confidence(signals)
             hits = []
             for unit, score in fused:

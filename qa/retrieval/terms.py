@@ -27,6 +27,8 @@ BIGRAM_WEIGHT = 1.5
 CONTEXT_WEIGHT = 0.5
 EXPANSION_WEIGHT = 0.6
 FOCUS_WEIGHT = 2.0
+#: Weight of terms the bridge (CC-CEDICT, the corpus's glosses) found: a guess at what the words mean.
+BRIDGE_WEIGHT = 0.2
 #: Weight of the rites a question contrasts (「鄉飲酒禮…，燕禮卻…」), relative to its own words.
 RITE_WEIGHT = 0.7
 #: Strength of a gloss of the first character of an asked compound (旅 of 旅酬), and of another part of it.
@@ -36,9 +38,12 @@ PART_GLOSS = 0.5
 _STOP_CHARS = frozenset("之乎者也而以其于为不所曰云亦则故此是的了吗呢吧么什怎样何谓义那")
 _QUOTED = re.compile(r"[「『“\"《]([^」』”\"》]+)[」』”\"》]")
 _WHY = ("为什么", "为何", "何以", "何故", "why", "所以", "怎么", "缘何", "何为", "reason")
-_MEANING = ("什么意思", "何谓", "何义", "是什么", "mean", "what is", "谓何", "何也", "意思", "什么人", "何人", "who")
+_MEANING = ("什么意思", "何谓", "何义", "是什么", "mean", "what is", "谓何", "何也", "意思", "什么人", "何人", "who",
+            "何官", "到底是谁", "干什么的", "啥意思")
+#: The classical 「X者何？」 asks what X is (but 「…者何在」 where it is).
+_WHAT_IS_END = re.compile(r"者何[也乎]?[？?。！!\s]*$")
 _WHERE = ("哪里", "哪儿", "何处", "何所", "何地", "何方", "哪边", "什么地方", "什么位置", "什么方向", "where", "which side")
-_COUNT = ("几", "多少", "how many", "how much", "若干")
+_COUNT = ("几", "多少", "how many", "how much", "若干", "多久", "多长", "how long", "how often", "几年")
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +67,14 @@ class QueryTerms:
     #: what a what-is question asks about: the question's own CJK runs (or, in an English
     #: question without any, its glossary terms)
     asked: tuple[str, ...] = ()
+    #: the run written last before the question word (挎越之越 of 「挎越之越者何」, 肆 of
+    #: 「經云『…東肆』，肆何謂也」): the asked term is its end (越), not its start (挎)
+    tail: str = ""
+    #: layers whose commentator the question names (賈疏 → shu): they answer it first
+    layers: frozenset[str] = frozenset()
+    #: terms whose corpus gloss the question's own words spell out (相 for 「扶着樂工…的人」):
+    #: in a what-is question, that gloss is the answer
+    reached: tuple[str, ...] = ()
 
 
 def _grams(runs: Sequence[str]) -> tuple[set[str], set[str]]:
@@ -73,7 +86,9 @@ def _grams(runs: Sequence[str]) -> tuple[set[str], set[str]]:
 def query_terms(query: "Query") -> QueryTerms:
     """Terms of ``query`` for sentence matching and highlighting (CJK only: the corpus is CJK)."""
     own = cjk_runs(query.core)
-    expanded = [r for e in query.expansions for r in cjk_runs(e)]
+    bridged_terms = set(getattr(query, "bridged", ()))
+    expanded = [r for e in query.expansions if e not in bridged_terms for r in cjk_runs(e)]
+    bridged = [r for e in getattr(query, "bridged", ()) for r in cjk_runs(e)]
     if not own and not expanded:  # scaffolding removal can leave nothing (e.g. 「何謂也」)
         own = cjk_runs(query.norm)
     quoted = [r for q in _QUOTED.findall(query.text) for r in cjk_runs(normalize(q))]
@@ -84,25 +99,28 @@ def query_terms(query: "Query") -> QueryTerms:
     # a question that names two rites contrasts them: a sentence naming them is the contrast
     named = _rite_words(query.norm) if len(set(rites)) > 1 else []
     weights: dict[str, float] = {}
-    for runs, w in ((named, RITE_WEIGHT), (carried, CONTEXT_WEIGHT), (expanded, EXPANSION_WEIGHT), (own, 1.0), (focus, FOCUS_WEIGHT)):
+    for runs, w in ((bridged, BRIDGE_WEIGHT), (named, RITE_WEIGHT), (carried, CONTEXT_WEIGHT), (expanded, EXPANSION_WEIGHT), (own, 1.0), (focus, FOCUS_WEIGHT)):
         chars, bigrams = _grams(runs)
         weights.update({c: w for c in chars})
         weights.update({b: w * BIGRAM_WEIGHT for b in bigrams})
-    chars, bigrams = _grams(own + expanded)
+    chars, bigrams = _grams(own + expanded + bridged)
     context = frozenset(_grams(carried)[0]) - chars
     asked = query.norm.lower()
     return QueryTerms(
         chars=frozenset(chars),
         bigrams=frozenset(bigrams),
-        phrases=tuple(dict.fromkeys(own + expanded)),
+        phrases=tuple(dict.fromkeys(own + expanded + bridged)),
         why=any(w in asked for w in _WHY),
-        meaning=any(w in asked for w in _MEANING),
+        meaning=any(w in asked for w in _MEANING) or bool(_WHAT_IS_END.search(query.text)),
         context=context,
         weights=weights,
         where=any(w in asked for w in _WHERE),
         count=any(w in asked for w in _COUNT),
         rites=frozenset(rites),
         asked=tuple(dict.fromkeys(own or expanded)),
+        tail=(own or [""])[-1],
+        layers=frozenset(getattr(query, "layers", ())),
+        reached=tuple(t for t in getattr(query, "bridged", ()) if t in query.expansions),
     )
 
 
@@ -119,6 +137,8 @@ def _rite_words(norm: str) -> list[str]:
 
 
 def _asked(term: str, terms: QueryTerms) -> bool:
+    if term in terms.reached:  # 相 of 「扶着樂工的人」 through 「相，扶工也」
+        return True
     if len(term) == 1 and not terms.meaning:
         # one character inside a longer phrase (序 of 「旅酬之序」) is rarely what is asked
         return term in terms.phrases
@@ -141,7 +161,19 @@ def _glossed_term(text: str, terms: QueryTerms) -> str:
     if head == text or not _asked(head_norm, terms):
         return ""
     rest = normalize(text[len(head) :])
-    return head_norm if rest.endswith("也") or rest.startswith(("犹", "谓", "言")) or "谓" in rest[:3] else ""
+    # 「相，扶工也，眾賓之少者為之」: the clause right after the term closes with 也
+    first = normalize(next((p for p in re.split(r"[，,：:]", text[len(head) :]) if p.strip()), ""))
+    glossy = rest.endswith("也") or first.endswith("也") or rest.startswith(("犹", "谓", "言")) or "谓" in rest[:3]
+    return head_norm if glossy else ""
+
+
+def glosses_tail(text: str, terms: QueryTerms) -> bool:
+    """The sentence glosses the term the question ends on (越 of 「挎越之越者何」, 肆 of 「東肆，肆何謂也」)."""
+    x = _glossed_term(text, terms)
+    # a gloss that opens with its term (「肆，陳也」), not one ending a clause (「從西向東為肆」)
+    if not x or not normalize(text).startswith(x):
+        return False
+    return (bool(terms.tail) and terms.tail.endswith(x)) or x in terms.reached
 
 
 def _is_gloss_of(text: str, terms: QueryTerms) -> bool:
@@ -170,4 +202,4 @@ def gloss_strength(text: str, terms: QueryTerms) -> float:
     return HEAD_GLOSS if whole.startswith(x) else max(PART_GLOSS, len(x) / len(whole))
 
 
-__all__ = ["QueryTerms", "gloss_strength", "query_terms"]
+__all__ = ["QueryTerms", "gloss_strength", "glosses_tail", "query_terms"]

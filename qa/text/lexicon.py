@@ -153,6 +153,33 @@ def _names(table: str, directory: Path) -> _Names:
     return _read_names(read_table(table, directory))
 
 
+def other_rites_table() -> _Names:
+    """Names of rites the corpus does not hold, from ``other_rites.tsv`` (士冠禮, 聘禮, "wedding" …)."""
+    return _names("other_rites.tsv", data_dir())
+
+
+def english_of_terms() -> dict[str, tuple[str, str]]:
+    """Normalized corpus term → (the term as the glossary writes it, its first English name there).
+
+    Read from ``qa/data/glossary.tsv`` in file order, so a term's most general English name
+    (guest, not "principal guest") is the one kept: what an English answer shows beside 賓.
+    """
+    return _english_of_terms(data_dir())
+
+
+@per_directory
+def _english_of_terms(directory: Path) -> dict[str, tuple[str, str]]:
+    out: dict[str, tuple[str, str]] = {}
+    for r in read_table("glossary.tsv", directory):
+        row = r.fields
+        key = row[0].strip()
+        if not _WORD.fullmatch(key.replace(" ", "").replace("'", "").replace("-", "").lower()):
+            continue
+        for term in row[1].split():
+            out.setdefault(normalize(term), (term, key))
+    return out
+
+
 def rite_names() -> dict[str, str]:
     """rite id → its canonical name, normalized: what the dense encoder sees for a named rite."""
     return rites_table().canonical
@@ -187,7 +214,9 @@ def split_names(run: str, table: _Names, found: list[str]) -> list[str]:
 __all__ = [
     "DETERMINERS",
     "commentators_table",
+    "english_of_terms",
     "glossary",
+    "other_rites_table",
     "rite_names",
     "rites_table",
     "scaffolding",

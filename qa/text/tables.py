@@ -48,6 +48,7 @@ TABLES: dict[str, TableSpec] = {
     "glossary.tsv": TableSpec(("term", "corpus terms", "note"), 2),
     "scaffolding.tsv": TableSpec(("phrase", "kind"), 1),
     "rites.tsv": TableSpec(("name", "rite_id"), 2),
+    "other_rites.tsv": TableSpec(("name", "rite"), 2),
     "commentators.tsv": TableSpec(("name", "layer"), 2),
     "offtopic.tsv": TableSpec(("question", "lang"), 1),
     "jing_reference.txt": TableSpec(("normalized 經 text",), 1),

@@ -1,0 +1,239 @@
+"""The bridge from people's words to the corpus's terms, built once per open index.
+
+Three real lexical resources, in this order (the curated glossary has already run in
+:func:`qa.retrieval.query.analyze`):
+
+1. **CC-CEDICT, English → characters** (:mod:`qa.text.cedict`): an English content word the
+   glossary does not know leads to the headwords one of whose senses it is, kept when the corpus
+   uses them, the corpus's most frequent first (summon → 召; hall → 堂);
+2. **CC-CEDICT, modern word → classical characters**: a modern word of the question that the
+   corpus never writes (客人, 衣服, 清水) is read through its English senses back to characters
+   the corpus does use (客人 → guest → 賓; 清水 → water → 水);
+3. **the corpus's own glosses** (:mod:`qa.retrieval.glosses`, 「X，Y也」 in the 注 and 疏): a
+   question whose words (or the terms of 1 and 2) reach a gloss Y reaches its term X
+   (美 → 旨, 召 → 速, 扶 + 工 → 相).
+
+What it finds is added to the query's expansions (so BM25 and the encoder see it) and listed
+in ``Query.bridged`` (so sentence matching weighs it below the question's own words, and the
+confidence rule never counts it as ritual vocabulary). It also knows the corpus's *ritual
+terms* — the glossary's corpus terms and the mined gloss terms the corpus uses — for the rule
+that a question naming one is never refused (:func:`names_ritual_term`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from ..text.cedict import Cedict, cedict, sense_words
+from ..text.lexicon import glossary
+from ..text.normalize import normalize
+from ..text.tokens import cjk_runs
+from .glosses import Gloss, mine_glosses
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..corpus.units import LemmaUnit
+    from .query import Query
+
+#: Corpus terms one English word or one modern word may lead to.
+PER_WORD = 2
+#: ... through CC-CEDICT from an English word (its senses are many: only the best one).
+PER_ENGLISH_WORD = 1
+#: A one-character gloss (美 of 「旨，美也」) is reached only when the corpus uses it rarely (idf at
+#: least this, about the 20th percentile): 上 or 長 are in every other sentence and would reach anything.
+SINGLE_GLOSS_MIN_IDF = 3.0
+#: Longest mined term (characters) the gloss bridge leads to: a longer 「X」 is a phrase, not a term.
+MAX_BRIDGED_TERM = 3
+#: Gloss terms one question may reach through the corpus's glosses.
+PER_QUESTION_GLOSSES = 3
+#: Whether bridged terms join the expansions BM25 matches (else only the encoder and sentence choice see them).
+BRIDGE_IN_EXPANSIONS = False
+#: An English question names the corpus's topic with this many different glossary words.
+ENGLISH_NAMED_WORDS = 2
+#: Longest modern word looked up in CC-CEDICT.
+MAX_MODERN = 4
+#: Characters that are phrasing, never a topic (normalized): not worth a bridge.
+_PHRASING = frozenset("的了吗呢么们这那哪吧呀啊是有在要就都也还又很把被给让去来说做个什么怎样为")
+
+
+_QUOTED = re.compile(r"[「『“\"']([^」』”\"']{1,4})[」』”\"']")
+#: One-character glossary terms that are directions, numbers or grammar: never a named topic alone.
+_NOT_A_TOPIC = frozenset("东西南北上下左右前后中内外间一二三四五六七八九十百两再者与所从即既他某误之其而以于为不")
+
+
+@dataclass(frozen=True)
+class Bridge:
+    """Corpus-aware vocabulary bridges (see the module docstring). Build with :meth:`build`."""
+
+    idf: Mapping[str, float]  # the lexical index's token → idf: a token is "in the corpus" when present
+    glosses: tuple[Gloss, ...]
+    by_gloss: Mapping[str, tuple[str, ...]]  # normalized gloss Y → terms X it glosses
+    ritual_terms: frozenset[str]  # normalized multi-character terms of the corpus's ritual vocabulary
+    ritual_chars: frozenset[str]  # one-character ritual terms (賓, 介, 旨): named only in a classical question
+    dictionary: Cedict
+    #: what CC-CEDICT may lead to: the corpus's ritual vocabulary (glossary terms, mined terms and
+    #: their short glosses). A dictionary leads anywhere (如果 → 苟, 後來 → 後世); this keeps it on topic.
+    targets: frozenset[str] = frozenset()
+
+    @classmethod
+    def build(cls, units: Sequence["LemmaUnit"], idf: Mapping[str, float], dictionary: Cedict | None = None) -> "Bridge":
+        glosses = mine_glosses(units)
+        by_gloss: dict[str, list[str]] = {}
+        for g in glosses:
+            if len(g.term) > MAX_BRIDGED_TERM or (len(g.gloss) == 1 and idf.get(g.gloss, 0.0) < SINGLE_GLOSS_MIN_IDF):
+                continue
+            if len(g.gloss) <= 6:
+                by_gloss.setdefault(g.gloss, []).append(g.term)
+        gl = glossary()
+        corpus_terms = {t for terms in (*gl.chinese.values(), *gl.english.values()) for t in terms}
+        corpus_terms |= {g.term for g in glosses if len(g.term) <= MAX_BRIDGED_TERM}
+        # in the corpus: every bigram of it is an index token (the lexical index's vocabulary)
+        ritual = frozenset(
+            t for t in corpus_terms if len(t) >= 2 and all(t[i : i + 2] in idf for i in range(len(t) - 1))
+        )
+        # one-character terms of the curated glossary only (the mined ones include 者, 所, 他),
+        # never a direction, a number or a function word: those name no topic on their own
+        curated = {t for terms in (*gl.chinese.values(), *gl.english.values()) for t in terms}
+        chars = frozenset(t for t in curated if len(t) == 1 and t in idf and t not in _NOT_A_TOPIC)
+        targets = {t for t in curated | {g.term for g in glosses} | set(by_gloss) if len(t) <= 2}
+        targets -= _NOT_A_TOPIC
+        return cls(idf, glosses, {k: tuple(dict.fromkeys(v)) for k, v in by_gloss.items()}, ritual, chars,
+                   dictionary if dictionary is not None else cedict(), frozenset(targets))
+
+    # ── the three bridges ──────────────────────────────────────────────────────
+
+    def _in_corpus(self, term: str) -> bool:
+        return len(term) <= 2 and term in self.idf and term in self.targets
+
+    def _best(self, candidates: dict[str, float]) -> list[str]:
+        """The candidates by score, then by how common they are in the corpus (low idf first)."""
+        ranked = sorted(candidates, key=lambda t: (-candidates[t], self.idf.get(t, 99.0)))
+        return ranked[:PER_WORD]
+
+    def english(self, word: str, per_word: int = PER_WORD) -> list[str]:
+        """Corpus terms CC-CEDICT gives for one English word (summon → 召): headwords whose first
+        sense is the word (a later sense is too often a stretch: "plain" is not 白's first meaning)."""
+        from ..text.lexicon import stem
+
+        cands: dict[str, float] = {}
+        for h in self.dictionary.headwords(word):
+            if not self._in_corpus(h) or _PHRASING.issuperset(h):
+                continue
+            senses = self.dictionary.senses(h)
+            first = [stem(w) for w in sense_words(senses[0])] if senses else []
+            if stem(word) in first:
+                cands[h] = 1.0 / len(first)  # "summon" outranks "fresh water" for water
+        return self._best(cands)[:per_word]
+
+    def modern(self, word: str) -> list[str]:
+        """Corpus characters for a modern word the corpus never writes (客人 → 賓), via its English senses."""
+        cands: dict[str, float] = {}
+        for rank, sense in enumerate(self.dictionary.senses(word)[:2]):
+            words = sense_words(sense)
+            if len(words) != 1:  # "fresh water" is a description: only one-word senses translate
+                continue
+            for t in self.english(words[0]):
+                cands[t] = cands.get(t, 0.0) + 1.0 / (1 + rank)
+        return self._best(cands)
+
+    def _modern_words(self, run: str) -> list[str]:
+        """Modern words of a CJK run (every CC-CEDICT headword of 2–4 characters in it: segmentation
+        is ambiguous, 去請客人 holds 請客 and 客人) that the corpus does not use."""
+        out: list[str] = []
+        for i in range(len(run)):
+            for n in range(2, min(MAX_MODERN, len(run) - i) + 1):
+                w = run[i : i + n]
+                if w in self.dictionary and not (n == 2 and w in self.idf) and not _PHRASING.issuperset(w):
+                    out.append(w)
+        return out
+
+    def reached_glosses(self, words: Sequence[str], min_gloss: int = 1) -> list[str]:
+        """Terms whose corpus gloss the given words reach (美 → 旨; 扶…工 → 相), most specific gloss first;
+        only glosses of at least ``min_gloss`` characters."""
+        text = " ".join(words)
+        chars = set(text)
+        found: list[tuple[int, str]] = []
+        for gloss, terms in self.by_gloss.items():
+            if len(gloss) < min_gloss:
+                continue
+            hit = gloss in text if len(gloss) == 1 else set(gloss) <= chars
+            if hit:
+                found.extend((len(gloss), t) for t in terms)
+        found.sort(key=lambda e: -e[0])
+        return list(dict.fromkeys(t for _, t in found))
+
+    def bridge(self, query: "Query") -> tuple[str, ...]:
+        """The corpus terms the three bridges find for ``query`` (not those it already has)."""
+        from .query import _english
+
+        own = set(query.segments) | set(query.expansions)
+        out: list[str] = []
+        reach: list[str] = []  # what the gloss bridge reads: the question's CJK and what 1 and 2 found
+        for seg in query.segments:
+            if seg.isascii():
+                if not _english([seg], [], [])[1]:  # the glossary did not know it
+                    out.extend(self.english(seg, PER_ENGLISH_WORD))
+            else:
+                reach.append(seg)
+                for w in self._modern_words(seg):
+                    out.extend(self.modern(w))
+        reach.extend(out)
+        reach.extend(query.expansions)
+        glossed = [t for t in self.reached_glosses(reach) if t not in own and all(t not in s for s in query.segments)]
+        out.extend(glossed[:PER_QUESTION_GLOSSES])
+        return tuple(t for t in dict.fromkeys(out) if t not in own)
+
+    def glossed_terms(self, query: "Query") -> tuple[str, ...]:
+        """The terms whose corpus gloss the question's own words spell out (扶…工 → 相): precise enough
+        for BM25 to match, unlike a dictionary's guesses."""
+        runs = [r for seg in query.segments for r in cjk_runs(seg)]
+        own = set(query.segments) | set(query.expansions)
+        found = [t for t in self.reached_glosses(runs, min_gloss=2) if t not in own and all(t not in r for r in runs)]
+        return tuple(found[:PER_QUESTION_GLOSSES])
+
+    def understand(self, query: "Query") -> "Query":
+        """``query`` with the bridged terms added (once: an understood query is returned as is)."""
+        if query.understood:
+            return query
+        extra = self.bridge(query)
+        if BRIDGE_IN_EXPANSIONS:
+            return replace(query, expansions=(*query.expansions, *extra), bridged=extra, understood=True)
+        # the glosses the question's own words spell out join what BM25 matches; the rest only
+        # steer the encoder and the choice of sentences
+        matched = tuple(t for t in self.glossed_terms(query) if t in extra)
+        return replace(query, expansions=(*query.expansions, *matched), bridged=extra, understood=True)
+
+    # ── ritual terms ───────────────────────────────────────────────────────────
+
+    def names_ritual_term(self, query: "Query") -> bool:
+        """The question itself writes a ritual term of the corpus (樂正, 玄酒, 旅酬; a one-character
+        one standing alone in a classical question or quoted: 賓, 「介」), or names a rite or commentator of the corpus."""
+        if query.rites or query.layers:
+            return True
+        from .query import _english
+        from ..text.lexicon import stem
+
+        # in English: at least two different words the glossary knows as ritual vocabulary (guest,
+        # cup, mat …): one alone ("a glass of red wine") is as often about something else
+        mapped = {stem(w) for w in query.segments if w.isascii() and _english([w], [], [])[1]}
+        if len(mapped) >= ENGLISH_NAMED_WORDS:
+            return True
+        runs = [r for seg in query.segments for r in cjk_runs(seg)]
+        # a follow-up is about what the turn before it named (那卿的席呢？ after a question on 加席)
+        carried = [r for seg in query.context for r in cjk_runs(seg)]
+        for run in runs + carried:
+            for n in range(2, min(6, len(run)) + 1):
+                if any(run[i : i + n] in self.ritual_terms for i in range(len(run) - n + 1)):
+                    return True
+        # the question's own words spell out a gloss of the corpus (扶…樂工 of 「相，扶工也」)
+        if self.reached_glosses([r for r in runs if len(r) > 1], min_gloss=2):
+            return True
+        # a one-character term counts where it cannot be a modern word's character: standing alone in
+        # a classical question (問賓、介者何) or quoted (「旨」是什麼意思) — 「大海的詩」 names no rite
+        quoted = {normalize(q) for q in _QUOTED.findall(query.text)}
+        return any(len(r) == 1 and r in self.ritual_chars and (query.lang == "lzh" or r in quoted) for r in runs)
+
+
+__all__ = ["Bridge", "PER_WORD", "PER_QUESTION_GLOSSES"]

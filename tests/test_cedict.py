@@ -1,0 +1,59 @@
+"""qa.text.cedict and qa.retrieval.bridge: CC-CEDICT as the English ↔ Chinese and modern → classical bridge."""
+
+from __future__ import annotations
+
+from qa.retrieval.bridge import Bridge
+from qa.retrieval.query import analyze
+from qa.text.cedict import cedict, parse, sense_words
+
+LINES = [
+    "# comment",
+    "召 召 [Shao4] /surname Shao/",
+    "召 召 [zhao4] /to call together/to summon/to convene/",
+    "賓 宾 [bin1] /visitor/guest/object (in grammar)/",
+    "客人 客人 [ke4 ren2] /visitor/guest/customer/client/CL:位[wei4]/",
+    "清水 清水 [qing1 shui3] /fresh water/drinking water/clear water/",
+]
+
+
+def test_parse_keeps_senses_and_english_index():
+    d = parse(LINES)
+    assert d.senses("客人")[:2] == ("visitor", "guest")
+    assert "surname shao" not in d.senses("召")  # proper names are left out
+    assert "召" in d.headwords("summon") and "宾" in d.headwords("guests")  # stemmed English
+    assert "清水" in d.headwords("water")  # a two-word sense ("fresh water") is indexed by each word
+    assert sense_words("to summon (sb)") == ["summon"] and sense_words("CL:位[wei4]") == []
+
+
+def test_installed_cedict_is_read():
+    d = cedict()
+    assert len(d.senses_of) > 50_000
+    assert "guest" in d.senses("宾")
+
+
+def test_bridge_english_and_modern_words(real_retriever):
+    b: Bridge = real_retriever.bridge
+    # a modern word the corpus never writes reaches the corpus's term through its English sense
+    assert "宾" in b.modern("客人")
+    # English → characters only where the word is the headword's first sense, and the corpus uses it
+    assert b.english("summon") == [] or all(t in b.idf for t in b.english("summon"))
+    # the corpus's gloss 「旨，美也」 leads from 美 to 旨; 「相，扶工也」 from 扶 … 工 to 相
+    assert "旨" in b.reached_glosses(["酒很美"])
+    assert "相" in b.reached_glosses(["扶着乐工上台"])
+
+
+def test_bridged_terms_are_marked_and_added_once(real_retriever):
+    q = real_retriever.understand(analyze("扶着乐工上台的人是干什么的？"))
+    assert "相" in q.bridged and q.understood
+    assert real_retriever.understand(q) is q  # applied once
+
+
+def test_bridge_is_fast(real_retriever):
+    import time
+
+    q = analyze("为什么酒壶旁边要放一壶清水？")
+    b = real_retriever.bridge
+    start = time.perf_counter()
+    for _ in range(50):
+        b.bridge(q)
+    assert (time.perf_counter() - start) / 50 < 0.005

@@ -1,0 +1,92 @@
+"""Real corpus, one question of each kind the issue names, written for this file (not eval questions).
+
+Each pins what a reader must see: the unit that answers, the sentence shown first, or the plain
+statement that the corpus has nothing (a notice for a rite it lacks, "no passage" off topic).
+"""
+
+from __future__ import annotations
+
+from qa.text.normalize import normalize
+
+
+def first(answer) -> str:
+    return normalize(answer.evidence[0].text) if answer.evidence else ""
+
+
+def test_classical_what_is(real_retriever):
+    """問…者何: the 注 gloss of the term asked, first."""
+    a = real_retriever.ask("問嚌之者何？")
+    assert a.found and "哜尝也" in first(a)
+
+
+def test_classical_quoted_term(real_retriever):
+    """經云「…」，X何謂也: the gloss of X, first."""
+    a = real_retriever.ask("經云「設篚于禁南，東肆」，肆何謂也？")
+    assert a.found and first(a).startswith("肆陈也")
+
+
+def test_colloquial_identity_is_not_refused(real_retriever):
+    """A modern 「X到底是什么人」 around a corpus term is answered, from the unit that glosses it."""
+    a = real_retriever.ask("乐正到底是什么人？是干什么的？")
+    assert a.found
+    assert any(x in normalize(e.text) for e in a.evidence for x in ("正长也", "乐官之长", "乐正于天子乐师也"))
+
+
+def test_colloquial_words_reach_a_mined_gloss(real_retriever):
+    """扶…乐工 reaches 相 through the corpus's own gloss 「相，扶工也」."""
+    a = real_retriever.ask("扶着乐工上台的那些人是干什么的？")
+    assert a.found and any("相扶工也" in normalize(e.text) for e in a.evidence)
+
+
+def test_english_lay_question_has_glosses(real_retriever):
+    a = real_retriever.ask("Why doesn't the host praise his own wine?")
+    assert a.found and a.glosses
+    terms = dict(a.glosses)
+    assert any(english for english in terms.values())
+    assert a.to_dict()["glosses"] == [list(g) for g in a.glosses]
+
+
+def test_named_layer_is_answered_from_it(real_retriever):
+    a = real_retriever.ask("賈疏怎麼說主人酬賓之前先自飲？")
+    assert a.found and a.evidence[0].layer == "shu"
+
+
+def test_named_layer_with_nothing_says_so(real_retriever):
+    """方苞's 析疑 covers only the 燕禮: on a 鄉飲酒禮 passage it has nothing, and the answer says so."""
+    a = real_retriever.ask("方苞如何解釋鄉飲酒禮的「速賓」？")
+    if a.found and not any(e.layer == "xiyi" for e in a.evidence):
+        assert a.notice and "析疑" in a.notice
+
+
+def test_follow_up_that_names_rites_is_a_new_question(real_retriever):
+    first_turn = real_retriever.ask("賓為什麼要告旨？")
+    q = real_retriever.analyze("鄉飲酒禮和燕禮有什麼不同？", history=[first_turn])
+    assert q.context == ()
+    q2 = real_retriever.analyze("那介呢？", history=[first_turn])
+    assert q2.context  # a real follow-up still leans on the previous turn
+
+
+def test_other_rite_gets_a_scope_notice(real_retriever):
+    a = real_retriever.ask("士昏禮納采用什麼禮物？")
+    assert not a.found and a.notice
+    assert "士昏禮" in a.notice and "鄉飲酒禮" in a.notice and "燕禮" in a.notice
+    assert a.hits  # the nearest passages are still there
+    en = real_retriever.ask("What happens at a wedding in the Yili?")
+    assert not en.found and "does not contain" in en.notice
+
+
+def test_comparison_with_another_rite_about_this_corpus_is_answered(real_retriever):
+    """Quoting this corpus's 經 while comparing another rite is a question about the corpus."""
+    a = real_retriever.ask("主人速賓，鄉射禮也有此節嗎？")
+    assert a.notice == "" or a.found
+
+
+def test_off_topic_is_still_flagged(real_retriever):
+    for q in ("明天上海會下雨嗎？", "How do I bake sourdough bread?", "宾馆几点退房？"):
+        assert not real_retriever.ask(q).found, q
+
+
+def test_quotation_is_one_sentence_in_an_answer(real_retriever):
+    a = real_retriever.ask("賓及卿大夫回答「諾，敢不醉」時是起身還是坐著？")
+    for e in a.evidence:
+        assert e.text.count("「") == e.text.count("」")
