@@ -459,9 +459,16 @@ def test_browser_filters_and_k(app_url, browser):
     try:
         page.locator("#qa-filters").get_by_text("篩選").click()
         number = page.locator("#qa-k input[type='number']")
-        number.fill("2")
-        number.press("Enter")
-        page.wait_for_timeout(300)
+        expect(number).to_be_visible()
+        # The accordion's first opening renders the slider and may reset it once: set k until it holds.
+        for _ in range(40):
+            if number.input_value() != "2":
+                number.fill("2")
+                number.press("Enter")
+            page.wait_for_timeout(250)
+            if number.input_value() == "2" and page.locator("#qa-k input[type='range']").input_value() == "2":
+                break
+        assert number.input_value() == "2"
         reply = _ask(page, "賓為什麼說旨？", 1)
         assert reply.locator("details.qa-card").count() == 2
         page.locator("#qa-rites label", has_text="鄉飲酒禮").click()  # show 燕禮 only
