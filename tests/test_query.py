@@ -212,3 +212,11 @@ def test_rites_outside_the_corpus_are_named():
 def test_a_question_that_names_rites_is_not_a_follow_up():
     assert analyze("鄉飲酒禮和燕禮有什麼不同？", history=["賓為什麼告旨？"]).context == ()
     assert analyze("那燕禮呢？", history=["賓為什麼告旨？"]).context  # a marker keeps it a follow-up
+
+
+def test_follow_up_keeps_the_rite_of_the_conversation():
+    assert analyze("那卿的席呢？", history=["燕礼宾的席为什么没有加席？"]).rites == ("yan",)
+    # a follow-up that names a rite of its own asks about that one
+    assert analyze("那鄉飲酒禮呢？", history=["燕礼宾的席为什么没有加席？"]).rites == ("xiangyin",)
+    # a question that stands alone inherits nothing
+    assert analyze("卿的席为什么东上？", history=["燕礼宾的席为什么没有加席？"]).rites == ()
