@@ -203,6 +203,13 @@ def test_colloquial_frames_are_scaffolding():
     assert "规矩" not in analyze("只挂磬不挂钟，这是什么规矩？").core
 
 
+def test_colloquial_where_frames_are_scaffolding():
+    # they ask a place and name none: 位置, 哪边, a lone 在 would only add noise to the match
+    assert analyze("主人站在什么位置？").segments == ("主人站",)
+    assert analyze("筐放在哪边？").segments == ("筐放",)
+    assert analyze("宾推辞，是在什么地方？").segments == ("宾推辞",)
+
+
 def test_rites_outside_the_corpus_are_named():
     assert analyze("士冠禮三加之冠何如？").other_rites == ("士冠禮",)
     assert analyze("What happens at a wedding?").other_rites == ("士昏禮",)
