@@ -227,3 +227,7 @@ def test_follow_up_keeps_the_rite_of_the_conversation():
     assert analyze("那鄉飲酒禮呢？", history=["燕礼宾的席为什么没有加席？"]).rites == ("xiangyin",)
     # a question that stands alone inherits nothing
     assert analyze("卿的席为什么东上？", history=["燕礼宾的席为什么没有加席？"]).rites == ()
+
+
+def test_english_hedge_words_are_scaffolding():
+    assert analyze("Does the guest actually bow?").core == "guest bow"
