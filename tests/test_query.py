@@ -123,7 +123,9 @@ def test_scaffolding_never_removes_glossary_targets():
 
 
 @pytest.mark.parametrize("word, expected", [("guests", "guest"), ("bowed", "bow"), ("bowing", "bow"), ("dried", "dry"),
-                                            ("stairs", "stair"), ("sitting", "sit"), ("washes", "wash"), ("is", "is")])
+                                            ("stairs", "stair"), ("sitting", "sit"), ("washes", "wash"), ("is", "is"),
+                                            ("rises", "rise"), ("passes", "pass"), ("sat", "sit"), ("stood", "stand"),
+                                            ("drank", "drink")])
 def test_stem(word, expected):
     assert stem(word) == expected
 

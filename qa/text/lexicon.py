@@ -19,11 +19,28 @@ _WORD = WORD  # English words (qa.text.tokens)
 DETERMINERS = frozenset({"the", "a", "an", "his", "her", "their", "its", "one", "ones", "my", "your", "our", "s"})
 
 
+#: Irregular English forms lay questions use for the rite's acts (sat → sit, rose → rise, drank → drink):
+#: the light stemmer below cannot reach them. ("drunk" and "left" are words of their own in the glossary.)
+IRREGULAR: dict[str, str] = {
+    "sat": "sit", "stood": "stand", "took": "take", "taken": "take", "gave": "give", "given": "give",
+    "went": "go", "gone": "go", "came": "come", "brought": "bring", "laid": "lay", "rose": "rise",
+    "risen": "rise", "drank": "drink", "ate": "eat", "eaten": "eat", "led": "lead", "sang": "sing",
+    "sung": "sing", "knelt": "kneel", "held": "hold", "fed": "feed", "began": "begin", "begun": "begin",
+    "sent": "send", "met": "meet", "told": "tell", "hung": "hang", "blew": "blow", "blown": "blow",
+    "fell": "fall", "chose": "choose", "chosen": "choose", "bade": "bid", "sought": "seek",
+    "feet": "foot", "men": "man", "women": "woman", "teeth": "tooth", "thought": "think",
+}
+
+
 def stem(word: str) -> str:
     """A light English stemmer, the same for glossary keys and queries (guests → guest, offerings → offer)."""
     w = word.lower()
+    if w in IRREGULAR:
+        return IRREGULAR[w]
     if len(w) <= 3:
         return w
+    if w.endswith("ses") and not w.endswith("sses"):
+        return w[:-1]  # rises → rise, causes → cause (passes → pass below)
     if w.endswith(("ies", "ied")) and len(w) > 4:
         return w[:-3] + "y"
     if w.endswith("sses"):
