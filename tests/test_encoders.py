@@ -113,3 +113,18 @@ def test_any_sentence_transformers_model_by_path():
     assert v.shape == (3, enc.dim) == (3, 384)
     assert np.allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-5)
     assert float(v[0] @ v[1]) > float(v[0] @ v[2])
+
+
+def test_glossary_rows_marked_untrained_expand_queries_but_are_no_training_pair():
+    import numpy as np
+
+    from qa.indexing.encoders.static import glossary_pairs
+    from qa.retrieval.query import analyze
+    from qa.text.lexicon import glossary
+
+    g = glossary()
+    assert ("again",) in g.untrained and "再" in g.english[("again",)]
+    assert "再" in analyze("Does he come again?").expansions
+    passages = make_passages(load_corpus(RETRIEVAL_SEEDS).units)
+    anchors, _ = glossary_pairs(passages, np.random.default_rng(0))
+    assert "again" not in anchors and "guest" in anchors

@@ -67,6 +67,9 @@ class _Glossary:
     english: dict[tuple[str, ...], tuple[str, ...]]  # stemmed word sequence → corpus terms
     chinese: dict[str, tuple[str, ...]]  # normalized modern word → corpus terms
     max_zh: int
+    #: keys of rows marked ``no`` in the train column: they expand queries but are no training pair of
+    #: the static encoder (a general word, "again" → 再, pairs with any 經 and teaches it nothing)
+    untrained: frozenset[object] = frozenset()
 
 
 def glossary() -> _Glossary:
@@ -78,7 +81,9 @@ def glossary() -> _Glossary:
 def _glossary(directory: Path) -> _Glossary:
     english: dict[tuple[str, ...], tuple[str, ...]] = {}
     chinese: dict[str, tuple[str, ...]] = {}
+    untrained: set[object] = set()
     for row in read_table("glossary.tsv", directory):
+        train = len(row.fields) < 4 or row.fields[3].lower() != "no"
         terms = tuple(dict.fromkeys(t for t in (normalize(x) for x in row.fields[1].split()) if t))
         if not terms:
             raise row.error(f"no corpus term survives normalization in {row.fields[1]!r}")
@@ -86,10 +91,14 @@ def _glossary(directory: Path) -> _Glossary:
         if _WORD.fullmatch(key.replace(" ", "").lower()):
             target = english.setdefault(_stem_phrase(key), ())
             english[_stem_phrase(key)] = tuple(dict.fromkeys(target + terms))
+            if not train:
+                untrained.add(_stem_phrase(key))
         else:
             nk = normalize(key)
             chinese[nk] = tuple(dict.fromkeys(chinese.get(nk, ()) + terms))
-    return _Glossary(english, chinese, max((len(k) for k in chinese), default=1))
+            if not train:
+                untrained.add(nk)
+    return _Glossary(english, chinese, max((len(k) for k in chinese), default=1), frozenset(untrained))
 
 
 @dataclass(frozen=True, slots=True)
