@@ -233,3 +233,9 @@ def test_follow_up_keeps_the_rite_of_the_conversation():
 
 def test_english_hedge_words_are_scaffolding():
     assert analyze("Does the guest actually bow?").core == "guest bow"
+
+
+@pytest.mark.parametrize("question, term", [("宾接酒的时候拜吗？", "受"), ("杯子放回筐里吗？", "奠"),
+                                            ("帮忙倒水的人是谁？", "沃"), ("Does he lean on the wall?", "序")])
+def test_everyday_verbs_and_places_reach_the_corpus_words(question, term):
+    assert term in analyze(question).expansions
