@@ -128,3 +128,11 @@ def test_glossary_rows_marked_untrained_expand_queries_but_are_no_training_pair(
     passages = make_passages(load_corpus(RETRIEVAL_SEEDS).units)
     anchors, _ = glossary_pairs(passages, np.random.default_rng(0))
     assert "again" not in anchors and "guest" in anchors
+
+
+def test_a_key_any_row_trains_stays_a_training_pair(tmp_path):
+    from qa.text.lexicon import _glossary
+
+    (tmp_path / "glossary.tsv").write_text("蓋子\t冪\nagain\t再\t\tno\n蓋子\t冪\tagain\tno\n", encoding="utf-8")
+    g = _glossary(tmp_path)
+    assert g.untrained == frozenset({("again",)})

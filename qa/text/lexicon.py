@@ -82,6 +82,7 @@ def _glossary(directory: Path) -> _Glossary:
     english: dict[tuple[str, ...], tuple[str, ...]] = {}
     chinese: dict[str, tuple[str, ...]] = {}
     untrained: set[object] = set()
+    trained: set[object] = set()  # a key any row trains stays a training pair
     for row in read_table("glossary.tsv", directory):
         train = len(row.fields) < 4 or row.fields[3].lower() != "no"
         terms = tuple(dict.fromkeys(t for t in (normalize(x) for x in row.fields[1].split()) if t))
@@ -91,14 +92,12 @@ def _glossary(directory: Path) -> _Glossary:
         if _WORD.fullmatch(key.replace(" ", "").lower()):
             target = english.setdefault(_stem_phrase(key), ())
             english[_stem_phrase(key)] = tuple(dict.fromkeys(target + terms))
-            if not train:
-                untrained.add(_stem_phrase(key))
+            (trained if train else untrained).add(_stem_phrase(key))
         else:
             nk = normalize(key)
             chinese[nk] = tuple(dict.fromkeys(chinese.get(nk, ()) + terms))
-            if not train:
-                untrained.add(nk)
-    return _Glossary(english, chinese, max((len(k) for k in chinese), default=1), frozenset(untrained))
+            (trained if train else untrained).add(nk)
+    return _Glossary(english, chinese, max((len(k) for k in chinese), default=1), frozenset(untrained - trained))
 
 
 @dataclass(frozen=True, slots=True)
