@@ -42,6 +42,12 @@ def test_bridge_english_and_modern_words(real_retriever):
     assert "相" in b.reached_glosses(["扶着乐工上台"])
 
 
+def test_english_leads_only_where_the_first_sense_is_the_word_alone(real_retriever):
+    b: Bridge = real_retriever.bridge
+    # 缭's first sense is "to wind round", 再拜's "to bow again": two words, a stretch for "round" or "again"
+    assert "缭" not in b.english("round") and "再拜" not in b.english("again")
+
+
 def test_bridged_terms_are_marked_and_added_once(real_retriever):
     q = real_retriever.understand(analyze("扶着乐工上台的人是干什么的？"))
     assert "相" in q.bridged and q.understood

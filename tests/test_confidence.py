@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from qa.retrieval.confidence import (
+    SEAM_WEIGHT,
     CALIBRATION_VERSION,
     RITUAL_MIN,
     Calibration,
@@ -59,6 +60,15 @@ def test_ritual_share_weighs_unknown_words_most():
     assert ritual_share(analyze("如何安装Python"), idf) < RITUAL_MIN  # 安装 and python are not the corpus's words
     assert ritual_share(analyze("asdf"), idf) == 0.0
     assert ritual_share(analyze("脫鞋"), idf) == 1.0  # the glossary knows 脫鞋 (→ 說屨)
+
+
+def test_a_seam_between_two_words_weighs_less_than_an_unknown_word():
+    # 北站 of 朝北站 is no word (corpus or CC-CEDICT): weak evidence; 红烧 is a word the corpus never uses
+    idf = {"堂": 3.0, "北": 1.0, "站": 2.0, "朝": 2.0, "红": 2.0, "烧": 2.0, "肉": 2.0, "堂下": 4.0}
+    seam = ritual_share(analyze("堂下北站"), idf)
+    word = ritual_share(analyze("堂下红烧"), idf)
+    assert seam > word
+    assert SEAM_WEIGHT < 1.0
 
 
 def test_named_rite_alone_is_on_topic():

@@ -113,3 +113,26 @@ def test_any_sentence_transformers_model_by_path():
     assert v.shape == (3, enc.dim) == (3, 384)
     assert np.allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-5)
     assert float(v[0] @ v[1]) > float(v[0] @ v[2])
+
+
+def test_glossary_rows_marked_untrained_expand_queries_but_are_no_training_pair():
+    import numpy as np
+
+    from qa.indexing.encoders.static import glossary_pairs
+    from qa.retrieval.query import analyze
+    from qa.text.lexicon import glossary
+
+    g = glossary()
+    assert ("again",) in g.untrained and "再" in g.english[("again",)]
+    assert "再" in analyze("Does he come again?").expansions
+    passages = make_passages(load_corpus(RETRIEVAL_SEEDS).units)
+    anchors, _ = glossary_pairs(passages, np.random.default_rng(0))
+    assert "again" not in anchors and "guest" in anchors
+
+
+def test_a_key_any_row_trains_stays_a_training_pair(tmp_path):
+    from qa.text.lexicon import _glossary
+
+    (tmp_path / "glossary.tsv").write_text("蓋子\t冪\nagain\t再\t\tno\n蓋子\t冪\tagain\tno\n", encoding="utf-8")
+    g = _glossary(tmp_path)
+    assert g.untrained == frozenset({("again",)})

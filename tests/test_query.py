@@ -123,7 +123,9 @@ def test_scaffolding_never_removes_glossary_targets():
 
 
 @pytest.mark.parametrize("word, expected", [("guests", "guest"), ("bowed", "bow"), ("bowing", "bow"), ("dried", "dry"),
-                                            ("stairs", "stair"), ("sitting", "sit"), ("washes", "wash"), ("is", "is")])
+                                            ("stairs", "stair"), ("sitting", "sit"), ("washes", "wash"), ("is", "is"),
+                                            ("rises", "rise"), ("passes", "pass"), ("sat", "sit"), ("stood", "stand"),
+                                            ("drank", "drink")])
 def test_stem(word, expected):
     assert stem(word) == expected
 
@@ -203,6 +205,13 @@ def test_colloquial_frames_are_scaffolding():
     assert "规矩" not in analyze("只挂磬不挂钟，这是什么规矩？").core
 
 
+def test_colloquial_where_frames_are_scaffolding():
+    # they ask a place and name none: 位置, 哪边, a lone 在 would only add noise to the match
+    assert analyze("主人站在什么位置？").segments == ("主人站",)
+    assert analyze("筐放在哪边？").segments == ("筐放",)
+    assert analyze("宾推辞，是在什么地方？").segments == ("宾推辞",)
+
+
 def test_rites_outside_the_corpus_are_named():
     assert analyze("士冠禮三加之冠何如？").other_rites == ("士冠禮",)
     assert analyze("What happens at a wedding?").other_rites == ("士昏禮",)
@@ -212,3 +221,21 @@ def test_rites_outside_the_corpus_are_named():
 def test_a_question_that_names_rites_is_not_a_follow_up():
     assert analyze("鄉飲酒禮和燕禮有什麼不同？", history=["賓為什麼告旨？"]).context == ()
     assert analyze("那燕禮呢？", history=["賓為什麼告旨？"]).context  # a marker keeps it a follow-up
+
+
+def test_follow_up_keeps_the_rite_of_the_conversation():
+    assert analyze("那卿的席呢？", history=["燕礼宾的席为什么没有加席？"]).rites == ("yan",)
+    # a follow-up that names a rite of its own asks about that one
+    assert analyze("那鄉飲酒禮呢？", history=["燕礼宾的席为什么没有加席？"]).rites == ("xiangyin",)
+    # a question that stands alone inherits nothing
+    assert analyze("卿的席为什么东上？", history=["燕礼宾的席为什么没有加席？"]).rites == ()
+
+
+def test_english_hedge_words_are_scaffolding():
+    assert analyze("Does the guest actually bow?").core == "guest bow"
+
+
+@pytest.mark.parametrize("question, term", [("宾接酒的时候拜吗？", "受"), ("杯子放回筐里吗？", "奠"),
+                                            ("帮忙倒水的人是谁？", "沃"), ("Does he lean on the wall?", "序")])
+def test_everyday_verbs_and_places_reach_the_corpus_words(question, term):
+    assert term in analyze(question).expansions

@@ -49,7 +49,7 @@ def test_settings_data_dir_defaults_to_the_package_and_follows_QA_DATA_DIR(tmp_p
 
 # Each reader of a table, and a row that is malformed for it.
 READERS = [
-    ("glossary.tsv", glossary, "only-a-term", "1 column, expected 2 to 3"),
+    ("glossary.tsv", glossary, "only-a-term", "1 column, expected 2 to 4"),
     ("scaffolding.tsv", scaffolding, "请问\tzh\textra", "3 columns, expected 1 to 2"),
     ("rites.tsv", rites_table, "鄉射禮", "1 column, expected 2"),
     ("commentators.tsv", commentators_table, "\txiyi", "empty name"),

@@ -41,6 +41,9 @@ if TYPE_CHECKING:  # pragma: no cover
 PER_WORD = 2
 #: ... through CC-CEDICT from an English word (its senses are many: only the best one).
 PER_ENGLISH_WORD = 1
+#: An English word leads to a headword only when the headword's first sense is that one word ("summon"
+#: → 召); a longer first sense ("wind round" of 缭, "bow again" of 再拜) is a stretch for one word.
+ENGLISH_SENSE_WORDS = 1
 #: A one-character gloss (美 of 「旨，美也」) is reached only when the corpus uses it rarely (idf at
 #: least this, about the 20th percentile): 上 or 長 are in every other sentence and would reach anything.
 SINGLE_GLOSS_MIN_IDF = 3.0
@@ -114,7 +117,7 @@ class Bridge:
 
     def english(self, word: str, per_word: int = PER_WORD) -> list[str]:
         """Corpus terms CC-CEDICT gives for one English word (summon → 召): headwords whose first
-        sense is the word (a later sense is too often a stretch: "plain" is not 白's first meaning)."""
+        sense is the word alone (a later sense is too often a stretch: "plain" is not 白's first meaning)."""
         from ..text.lexicon import stem
 
         cands: dict[str, float] = {}
@@ -123,7 +126,7 @@ class Bridge:
                 continue
             senses = self.dictionary.senses(h)
             first = [stem(w) for w in sense_words(senses[0])] if senses else []
-            if stem(word) in first:
+            if stem(word) in first and len(first) <= ENGLISH_SENSE_WORDS:
                 cands[h] = 1.0 / len(first)  # "summon" outranks "fresh water" for water
         return self._best(cands)[:per_word]
 

@@ -390,6 +390,8 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
             carried = [*prev.segments, *prev.expansions, *prev.context]
             own = set(core_parts) | set(expansions_t)
             context = tuple(t for t in dict.fromkeys(carried) if t not in own and not t.isascii())
+            # the rite the conversation is about stays its rite (燕禮宾的席… → 那卿的席呢？)
+            rites = rites or list(prev.rites)
 
     return Query(
         text=cleaned,

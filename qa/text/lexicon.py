@@ -19,11 +19,28 @@ _WORD = WORD  # English words (qa.text.tokens)
 DETERMINERS = frozenset({"the", "a", "an", "his", "her", "their", "its", "one", "ones", "my", "your", "our", "s"})
 
 
+#: Irregular English forms lay questions use for the rite's acts (sat → sit, rose → rise, drank → drink):
+#: the light stemmer below cannot reach them. ("drunk" and "left" are words of their own in the glossary.)
+IRREGULAR: dict[str, str] = {
+    "sat": "sit", "stood": "stand", "took": "take", "taken": "take", "gave": "give", "given": "give",
+    "went": "go", "gone": "go", "came": "come", "brought": "bring", "laid": "lay", "rose": "rise",
+    "risen": "rise", "drank": "drink", "ate": "eat", "eaten": "eat", "led": "lead", "sang": "sing",
+    "sung": "sing", "knelt": "kneel", "held": "hold", "fed": "feed", "began": "begin", "begun": "begin",
+    "sent": "send", "met": "meet", "told": "tell", "hung": "hang", "blew": "blow", "blown": "blow",
+    "fell": "fall", "chose": "choose", "chosen": "choose", "bade": "bid", "sought": "seek",
+    "feet": "foot", "men": "man", "women": "woman", "teeth": "tooth", "thought": "think",
+}
+
+
 def stem(word: str) -> str:
     """A light English stemmer, the same for glossary keys and queries (guests → guest, offerings → offer)."""
     w = word.lower()
+    if w in IRREGULAR:
+        return IRREGULAR[w]
     if len(w) <= 3:
         return w
+    if w.endswith("ses") and not w.endswith("sses"):
+        return w[:-1]  # rises → rise, causes → cause (passes → pass below)
     if w.endswith(("ies", "ied")) and len(w) > 4:
         return w[:-3] + "y"
     if w.endswith("sses"):
@@ -50,6 +67,9 @@ class _Glossary:
     english: dict[tuple[str, ...], tuple[str, ...]]  # stemmed word sequence → corpus terms
     chinese: dict[str, tuple[str, ...]]  # normalized modern word → corpus terms
     max_zh: int
+    #: keys of rows marked ``no`` in the train column: they expand queries but are no training pair of
+    #: the static encoder (a general word, "again" → 再, pairs with any 經 and teaches it nothing)
+    untrained: frozenset[object] = frozenset()
 
 
 def glossary() -> _Glossary:
@@ -61,7 +81,10 @@ def glossary() -> _Glossary:
 def _glossary(directory: Path) -> _Glossary:
     english: dict[tuple[str, ...], tuple[str, ...]] = {}
     chinese: dict[str, tuple[str, ...]] = {}
+    untrained: set[object] = set()
+    trained: set[object] = set()  # a key any row trains stays a training pair
     for row in read_table("glossary.tsv", directory):
+        train = len(row.fields) < 4 or row.fields[3].lower() != "no"
         terms = tuple(dict.fromkeys(t for t in (normalize(x) for x in row.fields[1].split()) if t))
         if not terms:
             raise row.error(f"no corpus term survives normalization in {row.fields[1]!r}")
@@ -69,10 +92,12 @@ def _glossary(directory: Path) -> _Glossary:
         if _WORD.fullmatch(key.replace(" ", "").lower()):
             target = english.setdefault(_stem_phrase(key), ())
             english[_stem_phrase(key)] = tuple(dict.fromkeys(target + terms))
+            (trained if train else untrained).add(_stem_phrase(key))
         else:
             nk = normalize(key)
             chinese[nk] = tuple(dict.fromkeys(chinese.get(nk, ()) + terms))
-    return _Glossary(english, chinese, max((len(k) for k in chinese), default=1))
+            (trained if train else untrained).add(nk)
+    return _Glossary(english, chinese, max((len(k) for k in chinese), default=1), frozenset(untrained - trained))
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,7 +45,7 @@ class TableSpec:
 #: encoder training pairs, and the confidence calibration, which runs the query analysis).
 TABLES: dict[str, TableSpec] = {
     "variants.tsv": TableSpec(("from", "to", "why"), 2),
-    "glossary.tsv": TableSpec(("term", "corpus terms", "note"), 2),
+    "glossary.tsv": TableSpec(("term", "corpus terms", "note", "train"), 2),
     "scaffolding.tsv": TableSpec(("phrase", "kind"), 1),
     "rites.tsv": TableSpec(("name", "rite_id"), 2),
     "other_rites.tsv": TableSpec(("name", "rite"), 2),

@@ -144,8 +144,8 @@ def glossary_pairs(passages: Sequence, rng: np.random.Generator) -> tuple[list[s
 
     g = glossary()
     jing = [p for p in passages if p.layer == "jing"]
-    entries = [(" ".join(words), terms) for words, terms in g.english.items()]
-    entries += list(g.chinese.items())
+    entries = [(" ".join(words), terms) for words, terms in g.english.items() if words not in g.untrained]
+    entries += [(word, terms) for word, terms in g.chinese.items() if word not in g.untrained]
     anchors: list[str] = []
     positives: list[str] = []
     for key, terms in sorted(entries):
