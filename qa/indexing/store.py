@@ -215,8 +215,12 @@ def build_index(settings: Settings, *, corpus: Corpus | None = None, calibrate: 
         manifest["files"] = _file_hashes(tmp)
         (tmp / MANIFEST).write_text(json.dumps(manifest, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         _swap_into_place(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         shutil.rmtree(tmp, ignore_errors=True)
+        # A full disk shows as OSError, or as safetensors' own error when the encoder is saved.
+        if isinstance(exc, OSError) or type(exc).__name__ == "SafetensorError":
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc) or type(exc).__name__
+            raise IndexStoreError(f"cannot write the index {target}: {why}; the previous index is unchanged") from None
         raise
     log.info("built %s: %d units, %d passages, %s, %.1f s", target, len(corpus.units), len(passages), enc_id,
              time.perf_counter() - started)
@@ -335,11 +339,22 @@ def _open(directory: Path, manifest: dict[str, Any], settings: Settings) -> Inde
 def load_index(settings: Settings, *, build: bool | None = None, calibrate: Calibrate | None = None) -> IndexData:
     """The current index for ``settings``: built when missing, rebuilt when stale or damaged.
 
+    An OS error on the way (an unreadable index folder, a full disk while rebuilding) is an
+    IndexStoreError naming the path, so every door shows one line.
+
     ``build`` (default ``settings.auto_build``) False turns every such case into an
     IndexStoreError saying why (naming what changed) and how to fix it. With ``calibrate``
     (qa.retrieval.confidence.calibrate), an index without a calibration of its version is
     stale too, and a build computes one; the calibration is never computed at load.
     """
+    try:
+        return _load_index(settings, build=build, calibrate=calibrate)
+    except OSError as exc:
+        where = exc.filename or settings.index_dir
+        raise IndexStoreError(f"{where}: cannot read or write the index: {exc.strerror or exc}") from None
+
+
+def _load_index(settings: Settings, *, build: bool | None, calibrate: Calibrate | None) -> IndexData:
     build = settings.auto_build if build is None else build
     directory = Path(settings.index_dir)
     _use_tables(settings)

@@ -164,10 +164,13 @@ class Calibration:
     @classmethod
     def from_manifest(cls, manifest: dict[str, Any]) -> "Calibration | None":
         """The manifest's calibration, or None when it has none of the current version."""
-        c = manifest.get("confidence") or {}
-        if c.get("version") != CALIBRATION_VERSION:
+        c = manifest.get("confidence")
+        if not isinstance(c, dict) or c.get("version") != CALIBRATION_VERSION:
+            return None  # missing, of another version, or not even an object (a damaged manifest)
+        try:
+            return cls(dense_min=float(c.get("dense_min", NO_DENSE_THRESHOLD)), ritual_min=float(c.get("ritual_min", RITUAL_MIN)))
+        except (TypeError, ValueError):
             return None
-        return cls(dense_min=float(c.get("dense_min", NO_DENSE_THRESHOLD)), ritual_min=float(c.get("ritual_min", RITUAL_MIN)))
 
     @classmethod
     def for_index(cls, data: "IndexData") -> "Calibration":
