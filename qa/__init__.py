@@ -70,8 +70,10 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from .answering.compose import Answer, Evidence, compose_answer
+    from .answering.pipeline import Retriever
     from .corpus.catalog import SeedFile, load_catalog
     from .corpus.load import Corpus, load_corpus
+    from .corpus.units import LemmaUnit, ParseWarning, ShuPart
     from .errors import (
         CatalogError,
         ConfigError,
@@ -84,8 +86,6 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         QueryError,
     )
     from .evaluate import evaluate
-    from .text.normalize import normalize
-    from .answering.pipeline import Retriever
     from .retrieval.retriever import Hit, HybridRetriever, PassageMatch
     from .settings import Settings
-    from .corpus.units import LemmaUnit, ParseWarning, ShuPart
+    from .text.normalize import normalize

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from starlette.exceptions import HTTPException
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
+from starlette.exceptions import HTTPException
 
 from .answering.compose import Answer
 from .answering.inputs import valid_text
@@ -153,7 +153,7 @@ class Error(BaseModel):
     error: str
 
 
-ERRORS = {413: {"model": Error, "description": "request body too large"},
+ERRORS: dict[int | str, dict[str, Any]] = {413: {"model": Error, "description": "request body too large"},
           422: {"model": Error, "description": "a bad parameter (the message says which)"}}
 
 # ---------------------------------------------------------------- body limit

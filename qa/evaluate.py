@@ -26,9 +26,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from .corpus.units import LemmaUnit
 from .errors import InputFormatError, QAError
 from .text.tokens import longest_common_run
-from .corpus.units import LemmaUnit
 
 log = logging.getLogger(__name__)
 

@@ -16,11 +16,12 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from .errors import QAError, QueryError
 from .corpus.units import LAYER_LABELS
+from .errors import QAError, QueryError
 
 if TYPE_CHECKING:
-    from .retrieval.retriever import Hit, Retriever
+    from .answering.pipeline import Retriever
+    from .retrieval.retriever import Hit
 
 
 def _langchain_core():
@@ -53,7 +54,7 @@ def retriever_class() -> type:
     BaseRetriever, _ = _langchain_core()
     from pydantic import ConfigDict
 
-    class YiliRetriever(BaseRetriever):
+    class YiliRetriever(BaseRetriever):  # type: ignore[misc, valid-type]  # a class made at run time
         """Yili QA's hybrid retriever as a LangChain retriever."""
 
         model_config = ConfigDict(arbitrary_types_allowed=True)

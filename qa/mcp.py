@@ -115,7 +115,7 @@ def build_server(retriever: "Retriever") -> "MCPServer":
         u = units.get(id)
         if u is None:
             raise ToolError(f"no unit {valid_text(id, 100)!r}: ids look like zhushu.xiangyin.038 (take them from ask or search)")
-        return {**u.to_dict(), "citation": u.citation()}  # type: ignore[return-value]
+        return {**u.to_dict(), "citation": u.citation()}  # type: ignore[typeddict-item]
     return server
 
 

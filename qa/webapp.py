@@ -22,8 +22,6 @@ from typing import TYPE_CHECKING, Any
 from .answering.compose import Answer, Evidence
 from .answering.guide import outline_entries
 from .answering.inputs import door_question
-from .answering.rows import AnswerRow, RowScript, ask_row
-from .errors import ConfigError, QAError
 from .answering.page import JS
 from .answering.plaintext import conversation_markdown, conversation_text
 from .answering.reading import Reader, contents_html, outline_html, reading_html
@@ -38,8 +36,10 @@ from .answering.render import (
     simplified_sources,
     user_html,
 )
+from .answering.rows import AnswerRow, RowScript, ask_row
 from .corpus.corrections import unit_corrections
 from .corpus.units import LemmaUnit
+from .errors import ConfigError, QAError
 from .settings import Settings
 from .text.normalize import normalize_with_map
 
@@ -109,7 +109,7 @@ class ChatService:
         message = door_question(message, self.settings)  # valid text, bounded, before anything else
         history = [t.answer for t in turns if t.answer is not None]
         d = self.display("original", rites, layers)
-        extra = {name: set(value) for name, value in (("rites", d.rites), ("layers", d.layers)) if value is not None and name in self._ask_params}
+        extra: dict[str, Any] = {name: set(value) for name, value in (("rites", d.rites), ("layers", d.layers)) if value is not None and name in self._ask_params}
         try:
             return Turn(message, self.retriever.ask(message, k=k, history=history, **extra))
         except QAError as exc:
@@ -324,7 +324,7 @@ def build_app(retriever: "Retriever") -> "gr.Blocks":
                 with gr.Accordion("綱目 outline · 賈疏分節", open=True, elem_id="qa-outline"):
                     gr.HTML(service.outline(), elem_id="qa-outline-panel")
 
-        private = {"api_visibility": "private"}
+        private: dict[str, Any] = {"api_visibility": "private"}
         outputs = [chatbot, turns, box, conv_text, conv_md]
         asking = [box, turns, chatbot, script, k, rites, layers, jiaodu]
         box.submit(respond, asking, outputs, **private)

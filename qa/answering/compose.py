@@ -9,15 +9,15 @@ and cited text is always the source's own characters.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..corpus.units import LAYER_LABELS, LemmaUnit
 from ..text.normalize import normalize, normalize_with_map
 from .sentences import QueryTerms, query_terms, select_sentences, split_sentences
-from ..corpus.units import LAYER_LABELS, LemmaUnit
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..retrieval.query import Query

@@ -22,8 +22,8 @@ from .inputs import door_history, door_question
 if TYPE_CHECKING:  # pragma: no cover
     from ..corpus.context import CorpusContext
     from ..corpus.coverage import Coverage
-    from ..corpus.units import LemmaUnit
     from ..corpus.outline import Outline, Stage
+    from ..corpus.units import LemmaUnit
     from ..indexing.store import IndexData
     from ..settings import Settings
 

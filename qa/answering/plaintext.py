@@ -15,9 +15,12 @@ Cite = Callable[[Evidence], str]
 class TurnLike(Protocol):
     """One exchange of a conversation: what was asked, and the answer or the error."""
 
-    question: str
-    answer: Answer | None
-    error: str | None
+    @property
+    def question(self) -> str: ...
+    @property
+    def answer(self) -> Answer | None: ...
+    @property
+    def error(self) -> str | None: ...
 
 
 def citation_text(e: Evidence, cite: str | None = None) -> str:

@@ -74,7 +74,7 @@ class Reader:
 def contents_html(reader: Reader) -> str:
     """The chapters, each with its size and a link to its first unit: where reading starts."""
     rows = []
-    for key, units in sorted(reader.chapters.items()):
+    for _key, units in sorted(reader.chapters.items()):
         first = units[0]
         rows.append(
             f"<li>{html.escape(first.work)} · {html.escape(first.rite)}（{len(units)} 段）"

@@ -16,8 +16,10 @@ import html
 import re
 from collections.abc import Collection, Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from ..corpus.units import LemmaUnit
+from ..text.normalize import normalize_with_map
 from .compose import Answer, Evidence, QueryTerms
 from .display import (
     COMMON_SHARE,
@@ -31,8 +33,6 @@ from .display import (
 )
 from .page import CSS
 from .plaintext import answer_plain, citation_text
-from ..text.normalize import normalize_with_map
-from ..corpus.units import LemmaUnit
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..corpus.corrections import Correction
@@ -321,7 +321,7 @@ def cards_html(
                 shown_beside.add(other.id)
             break
     shu_units = {e.unit_id for e in evidence if e.layer == "shu"}
-    out = []
+    out: list[Any] = []
     for h in hits:
         if h.unit.id in shown_beside and h.unit.id not in sides:
             continue

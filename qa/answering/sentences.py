@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from ..text.normalize import normalize
-from ..retrieval.terms import QueryTerms, gloss_strength, glosses_tail, query_terms
 from ..corpus.units import LemmaUnit
+from ..retrieval.terms import QueryTerms, gloss_strength, glosses_tail, query_terms
+from ..text.normalize import normalize
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..retrieval.query import Query

@@ -182,7 +182,7 @@ def _table(records: Sequence[Sequence[Any]], max_chars: int, what: str, question
     width = max([len(header)] + [len(r) for _, r in data if not _blank(r)])
     header = _unique(header + [f"column {k + 1}" for k in range(len(header), width)])
     rows, blank = [], 0
-    for n, (i, record) in enumerate(data):
+    for n, (_i, record) in enumerate(data):
         fields = tuple(_cell(v) for v in record)[: len(header)]
         fields += (None,) * (len(header) - len(fields))
         if _blank(fields):

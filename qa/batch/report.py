@@ -11,10 +11,10 @@ from typing import Any
 
 from .layout import Layout, csv_text
 from .present import answer_sentences, citation, shown, simplified_source, title
+from .read import InputRow
 
 #: Nearest units shown under a question no passage answers, and how much of each 經.
 NEAREST, NEAREST_CHARS = 3, 60
-from .read import InputRow
 
 TITLE = "《儀禮》問答 · Yili QA answers"
 MARK = "<!-- qa-row {n} -->\n"

@@ -30,8 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    from ..evaluate import evaluate, format_report, read_questions
     from ..answering.pipeline import Retriever
+    from ..evaluate import evaluate, format_report, read_questions
 
     k = args.k if args.k is not None else DEFAULT_K
     if k <= 0:

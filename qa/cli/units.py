@@ -9,8 +9,8 @@ from collections import Counter
 from typing import TextIO
 
 from ..corpus.load import Corpus, load_corpus
-from ..settings import Settings
 from ..corpus.units import LAYERS
+from ..settings import Settings
 
 XIYI_WORK = "仪礼析疑"
 

@@ -62,7 +62,7 @@ def _candidates(lemma: str, zhushu: list[tuple[str, str, str]]) -> dict[int, tup
         cov = coverage(lemma, jing)
         return cov if cov >= MIN_COVERAGE and longest_common_run(lemma, jing) >= min(MIN_RUN, len(lemma)) else 0.0
 
-    for j, (_, source, jing) in enumerate(zhushu):
+    for j, (_, _source, jing) in enumerate(zhushu):
         if cov := fits(jing):
             out[j] = (cov, 1)
     if not out:

@@ -7,8 +7,8 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from .catalog import SeedFile, load_catalog
 from ..errors import CorpusError
+from .catalog import SeedFile, load_catalog
 from .units import LemmaUnit, ParsedFile, ParseWarning
 
 log = logging.getLogger(__name__)

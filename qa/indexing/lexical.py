@@ -29,7 +29,7 @@ import numpy as np
 
 from ..corpus.units import rite_id
 from ..errors import IndexStoreError
-from .lexical_build import B, BUILD_CHUNK, K1, bm25_weights, codes, passage_tokens, segment_tokens
+from .lexical_build import BUILD_CHUNK, K1, B, bm25_weights, codes, passage_tokens, segment_tokens
 
 if TYPE_CHECKING:  # pragma: no cover
     from .passages import Passage

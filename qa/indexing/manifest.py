@@ -132,7 +132,7 @@ def stale_reasons(manifest: dict[str, Any], expected: dict[str, Any]) -> list[st
             reasons.append("no confidence calibration")
         elif have != expected["confidence_version"]:
             reasons.append(f"confidence calibration changed (version {have!r} → {expected['confidence_version']!r})")
-        elif not all(isinstance(saved.get(key, 0.0), (int, float)) and not isinstance(saved.get(key, 0.0), bool)
+        elif isinstance(saved, dict) and not all(isinstance(saved.get(key, 0.0), (int, float)) and not isinstance(saved.get(key, 0.0), bool)
                      for key in ("dense_min", "ritual_min")):
             reasons.append("confidence calibration damaged (a threshold is not a number)")
     return reasons

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Sequence
 
-from ..text.normalize import normalize
 from ..corpus.units import LemmaUnit
+from ..text.normalize import normalize
 
 #: Target size (characters) of one 疏 / long 注 / 析疑 piece: a sentence or two of 疏.
 CHUNK_CHARS = 120

@@ -215,8 +215,8 @@ class Bridge:
         one standing alone in a classical question or quoted: 賓, 「介」), or names a rite or commentator of the corpus."""
         if query.rites or query.layers:
             return True
-        from .query import _english
         from ..text.lexicon import stem
+        from .query import _english
 
         # in English: at least two different words the glossary knows as ritual vocabulary (guest,
         # cup, mat …): one alone ("a glass of red wine") is as often about something else

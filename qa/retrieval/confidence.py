@@ -51,8 +51,8 @@ from ..text.tables import read_table
 
 if TYPE_CHECKING:
     from ..indexing.store import IndexData
-    from .query import Query
     from ..settings import Settings
+    from .query import Query
 
 log = logging.getLogger(__name__)
 

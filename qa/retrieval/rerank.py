@@ -28,9 +28,9 @@ from ..text.normalize import normalize
 from ..text.tokens import word_terms
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..corpus.units import LemmaUnit
     from .query import Query
     from .terms import QueryTerms
-    from ..corpus.units import LemmaUnit
 
 #: How many fused units are re-ordered (deeper ones keep their order, after these).
 DEPTH = 30
@@ -110,7 +110,7 @@ def rerank(query: "Query", fused: Sequence[tuple["LemmaUnit", float]],
         if rites:
             rite = rite_of(unit.id)
             s += RITE_BONUS if rite == rites[0] else RITE_BONUS / 2 if rite in rites[1:] else 0.0
-        if meaning:
+        if meaning and terms is not None:
             s += GLOSS_BONUS * gloss_score(unit, terms)
         if JING_BONUS and own:
             s += JING_BONUS * share(own, normalize(unit.jing), idf)

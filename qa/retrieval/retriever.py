@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING, Any, Self, Sequence
 
 import numpy as np
 
-from .confidence import Calibration, Signals, ritual_share
-from ..settings import Settings
 from ..corpus.units import LemmaUnit
+from ..settings import Settings
+from .confidence import Calibration, Signals, ritual_share
 
 if TYPE_CHECKING:
-    from .bridge import Bridge
-    from ..indexing.store import IndexData
     from ..indexing.passages import Passage
+    from ..indexing.store import IndexData
+    from .bridge import Bridge
     from .query import Query
 
 log = logging.getLogger(__name__)

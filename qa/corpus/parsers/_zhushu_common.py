@@ -24,8 +24,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..catalog import SeedFile
 from ...text.normalize import normalize
+from ..catalog import SeedFile
 from ..units import LemmaUnit, ParsedFile, ParseWarning, ShuOn, ShuPart, SourceSpan, source_lines
 from .charmodel import CharModel
 from .displaced import find_displaced

@@ -36,8 +36,8 @@ import logging
 import re
 from dataclasses import dataclass, field
 
-from ..catalog import SeedFile
 from ...text.normalize import normalize
+from ..catalog import SeedFile
 from ..units import LemmaUnit, ParsedFile, ParseWarning, Section, SourceSpan, source_lines
 from .charmodel import CharModel
 from .jingref import jing_reference

@@ -24,8 +24,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..catalog import SeedFile
 from ...text.normalize import normalize, normalize_with_map
+from ..catalog import SeedFile
 from ..units import Boundary, LemmaUnit, ParsedFile, ParseWarning, Section, ShuOn, ShuPart, SourceSpan, source_lines
 from .charmodel import CharModel
 from .displaced import find_displaced

@@ -30,11 +30,11 @@ import math
 import re
 from dataclasses import dataclass
 
-from ..catalog import SeedFile
 from ...text.normalize import normalize
+from ..catalog import SeedFile
 from ..units import ParsedFile, ShuOn
-from .charmodel import CharModel
 from ._zhushu_common import Assembler, Draft, Piece, ShuDraft, piece, quote_fits, split_lines, split_quote
+from .charmodel import CharModel
 
 _QUOTE = r"「[^」]*」(?:至「[^」]*」)?"
 #: 疏 followed by what can open a header or the text.
