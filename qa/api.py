@@ -23,8 +23,8 @@ from starlette.exceptions import HTTPException
 
 from .answering.compose import Answer
 from .answering.inputs import valid_text
-from .answering.rows import row_in_script
 from .errors import QAError
+from .present.rows import row_in_script
 from .settings import DEFAULTS
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -16,7 +16,7 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from .answering.inputs import valid_text
-from .answering.rows import AnswerRow, HitRow, RowScript, ask_row
+from .present.rows import AnswerRow, HitRow, RowScript, ask_row
 
 if TYPE_CHECKING:  # pragma: no cover
     from mcp.server.mcpserver import MCPServer

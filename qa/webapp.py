@@ -20,12 +20,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .answering.compose import Answer, Evidence
-from .answering.guide import outline_entries
 from .answering.inputs import door_question
-from .answering.page import JS
-from .answering.plaintext import conversation_markdown, conversation_text
-from .answering.reading import Reader, contents_html, outline_html, reading_html
-from .answering.render import (
+from .corpus.corrections import unit_corrections
+from .corpus.units import LemmaUnit
+from .errors import ConfigError, QAError
+from .present.guide import outline_entries
+from .present.page import JS
+from .present.plaintext import conversation_markdown, conversation_text
+from .present.reading import Reader, contents_html, outline_html, reading_html
+from .present.render import (
     CSS,
     LAYER_CHOICES,
     SCRIPTS,
@@ -36,10 +39,7 @@ from .answering.render import (
     simplified_sources,
     user_html,
 )
-from .answering.rows import AnswerRow, RowScript, ask_row
-from .corpus.corrections import unit_corrections
-from .corpus.units import LemmaUnit
-from .errors import ConfigError, QAError
+from .present.rows import AnswerRow, RowScript, ask_row
 from .settings import Settings
 from .text.normalize import normalize_with_map
 

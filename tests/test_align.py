@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from qa.corpus.align import align_pairs, align_units, coverage
-from qa.text.tokens import longest_common_run as longest_run
 from qa.corpus.load import load_corpus
 from qa.corpus.units import LemmaUnit
+from qa.text.tokens import longest_common_run as longest_run
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from conftest import BU_GAOZHI, GAOZHI
 
 from qa.answering.compose import Answer, SourceLines, compose_answer, error_row, query_terms, split_sentences
+from qa.corpus.units import LemmaUnit, ShuPart
 from qa.retrieval.query import analyze
 from qa.retrieval.retriever import Hit, PassageMatch
-from conftest import BU_GAOZHI, GAOZHI
-from qa.corpus.units import LemmaUnit, ShuPart
 
 SRC = "003_c949fed6c9cacba9.txt"
 

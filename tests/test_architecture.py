@@ -21,6 +21,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("qa.indexing",),
     ("qa.retrieval",),
     ("qa.answering",),
+    ("qa.present",),
     ("qa.batch", "qa.evaluate", "qa.langchain", "qa.webapp", "qa.api", "qa.mcp"),
     ("qa.cli", "qa.__main__"),
 )

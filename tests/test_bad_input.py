@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import copy_real_seeds
+
 from qa.errors import QAError, QueryError
 from qa.settings import Settings
 

@@ -67,7 +67,7 @@ def test_the_lead_is_what_a_renderer_listing_evidence_would_miss(real_retriever)
 
 
 def test_a_row_in_another_script_keeps_the_lead(real_retriever):
-    from qa.answering.rows import row_in_script
+    from qa.present.rows import row_in_script
 
     row = row_in_script(real_retriever.ask("合樂之後呢？").to_dict(), "hans")
     lead, statement, _ = row["answer"].split("\n")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from qa.retrieval.confidence import (
-    SEAM_WEIGHT,
     CALIBRATION_VERSION,
     RITUAL_MIN,
+    SEAM_WEIGHT,
     Calibration,
     Signals,
     noise_queries,

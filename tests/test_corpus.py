@@ -11,8 +11,8 @@ import pytest
 
 from qa.corpus.catalog import load_catalog
 from qa.corpus.load import corpus_hash, load_corpus, read_seed
-from qa.errors import CorpusError
 from qa.corpus.units import field_text, lossless_problems, unit_fields
+from qa.errors import CorpusError
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "seeds"

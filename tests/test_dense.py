@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from qa.errors import IndexStoreError
 from qa.indexing.dense import BLAS_THRESHOLD, IVF_NPROBE, DenseIndex, _faiss, brute_force, ivf_nlist
 from qa.indexing.encoders.base import l2_normalize
-from qa.errors import IndexStoreError
 
 # Hand-written unit vectors: the answers are obvious by eye.
 VECTORS = np.array(

@@ -1,11 +1,11 @@
-"""qa.answering.display: which sources 繁 may convert, common characters, filters."""
+"""qa.present.display: which sources 繁 may convert, common characters, filters."""
 
 from __future__ import annotations
 
-from qa.answering.display import Display, as_display, common_chars, simplified_sources
-from qa.settings import PROJECT_ROOT
-
 from conftest import BU_GAOZHI, GAOZHI, XIYI
+
+from qa.present.display import Display, as_display, common_chars, simplified_sources
+from qa.settings import PROJECT_ROOT
 
 
 def test_catalog_marks_the_simplified_sources():

@@ -6,16 +6,15 @@ import time
 
 import numpy as np
 import pytest
+from conftest import RETRIEVAL_SEEDS
 
 from qa.corpus.load import load_corpus
+from qa.errors import EncoderError
 from qa.indexing.encoders import encoder_id, load_encoder
 from qa.indexing.encoders.hashing import HashingEncoder
 from qa.indexing.encoders.static import STATIC_ID, StaticCorpusEncoder, model_input, tokens, train_static
-from qa.errors import EncoderError
 from qa.indexing.passages import make_passages
 from qa.settings import Settings
-
-from conftest import RETRIEVAL_SEEDS
 
 
 @pytest.fixture(scope="module")

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from qa.corpus.units import LemmaUnit
 from qa.errors import InputFormatError
-from qa.text.tokens import longest_common_run
 from qa.evaluate import (
     Gold,
     evaluate,
@@ -18,7 +18,7 @@ from qa.evaluate import (
     match_norm,
     read_questions,
 )
-from qa.corpus.units import LemmaUnit
+from qa.text.tokens import longest_common_run
 
 DATA = Path(__file__).parent / "data" / "eval"
 QUESTIONS = DATA / "questions.jsonl"

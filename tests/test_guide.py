@@ -1,4 +1,4 @@
-"""qa.answering.guide: stage paths, the outline to browse, a unit's reading view, 校讀 marks."""
+"""qa.present.guide: stage paths, the outline to browse, a unit's reading view, 校讀 marks."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from qa.answering.guide import outline_entries, reading_view, stage_label
-from qa.answering.render import jiaodu_text_html
 from qa.corpus.context import CorpusContext
 from qa.corpus.corrections import Correction
 from qa.corpus.load import load_corpus
+from qa.present.guide import outline_entries, reading_view, stage_label
+from qa.present.render import jiaodu_text_html
 
 ROOT = Path(__file__).resolve().parent.parent
 XY = "zhushu.xiangyin."

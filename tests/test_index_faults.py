@@ -7,8 +7,8 @@ import json
 import re
 
 import pytest
-
 from conftest import make_settings
+
 from qa import IndexStoreError, Retriever
 from qa.cli import main as cli_main
 from qa.indexing import store

@@ -14,17 +14,16 @@ import time
 
 import numpy as np
 import pytest
+from conftest import RETRIEVAL_SEEDS, make_settings
 
-from qa.indexing import store as index_store
 from qa.cli import main as qa_main
 from qa.errors import DataTableError, EncoderError, IndexStoreError
 from qa.indexing import manifest as manifest_module
+from qa.indexing import store as index_store
 from qa.indexing.store import build_index, load_index, read_manifest
 from qa.retrieval.confidence import CALIBRATION_VERSION, calibrate
 from qa.settings import PACKAGE_DATA_DIR
 from qa.text import tables
-
-from conftest import RETRIEVAL_SEEDS, make_settings
 
 
 @pytest.fixture
@@ -320,8 +319,8 @@ def test_a_missing_or_old_calibration_is_a_reason_to_rebuild(built, confidence, 
 
 
 def test_the_retriever_reads_the_calibration_and_never_computes_it(built, monkeypatch):
-    from qa.retrieval import confidence
     from qa import Retriever
+    from qa.retrieval import confidence
 
     def fail(*args):
         raise AssertionError("calibrated at load time")

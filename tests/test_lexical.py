@@ -9,9 +9,9 @@ import pytest
 
 from qa.errors import IndexStoreError
 from qa.indexing.lexical import FORMAT_VERSION, LexicalIndex, passage_tokens, query_weights, segment_tokens
-from qa.text.normalize import normalize
 from qa.indexing.passages import Passage
 from qa.retrieval.query import analyze
+from qa.text.normalize import normalize
 
 
 def P(unit_id: str, layer: str, text: str, part: int = 0) -> Passage:
@@ -251,7 +251,7 @@ def test_build_is_the_same_whatever_the_chunk_size():
 
 def test_bm25_weights_follow_the_formula(index):
     """One posting checked by hand: idf · tf · (k1 + 1) / (tf + k1 · (1 − b + b · len / avgdl of its layer))."""
-    from qa.indexing.lexical import B, K1
+    from qa.indexing.lexical import K1, B
 
     d = 1  # the 注 「旨，美也。」: 旨 once, 3 characters
     n, df = len(PASSAGES), sum("旨" in p.norm for p in PASSAGES)

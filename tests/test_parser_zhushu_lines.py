@@ -9,10 +9,10 @@ import pytest
 
 from qa.corpus.catalog import SeedFile, load_catalog
 from qa.corpus.load import read_seed
-from qa.text.normalize import normalize
 from qa.corpus.parsers import zhushu_lines
 from qa.corpus.parsers._zhushu_common import quote_fits, split_lines, split_quote
 from qa.corpus.units import ParsedFile, lossless_problems
+from qa.text.normalize import normalize
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = ROOT / "tests" / "data" / "mini" / "003_mini.txt"

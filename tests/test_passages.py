@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from qa.corpus.load import load_corpus
-from qa.text.normalize import normalize
-from qa.indexing.passages import CHUNK_CHARS, WHOLE_CHARS, Passage, make_passages, split_text, unit_passages
-from qa.corpus.units import LemmaUnit, ShuPart
-
 from conftest import REAL_SEEDS
+
+from qa.corpus.load import load_corpus
+from qa.corpus.units import LemmaUnit, ShuPart
+from qa.indexing.passages import CHUNK_CHARS, WHOLE_CHARS, Passage, make_passages, split_text, unit_passages
+from qa.text.normalize import normalize
 
 SHU = (
     "釋曰：凡在堂立行禮，不說屨，安坐則說屨，故鄭云“凡燕坐必說屨”。以其屨在足，賤，不宜在堂，陳於尊者之側也。"

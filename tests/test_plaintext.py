@@ -1,14 +1,14 @@
-"""qa.answering.plaintext: answers and conversations as plain text and Markdown for the copy buttons."""
+"""qa.present.plaintext: answers and conversations as plain text and Markdown for the copy buttons."""
 
 from __future__ import annotations
 
+from conftest import BU_GAOZHI, GAOZHI
+
 from qa.answering.compose import compose_answer
-from qa.answering.plaintext import answer_plain, citation_text, conversation_markdown, conversation_text
+from qa.present.plaintext import answer_plain, citation_text, conversation_markdown, conversation_text
 from qa.retrieval.query import analyze
 from qa.retrieval.retriever import Hit
 from qa.webapp import Turn
-
-from conftest import BU_GAOZHI, GAOZHI
 
 
 def _answer(q: str = "賓為什麼說旨？"):

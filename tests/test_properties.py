@@ -6,7 +6,8 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from qa.errors import QAError, QueryError
 from qa.text.normalize import fold_char, normalize, normalize_with_map

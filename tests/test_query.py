@@ -7,9 +7,8 @@ import logging
 import pytest
 
 from qa.errors import QAError, QueryError
-from qa.text.normalize import normalize
 from qa.retrieval.query import analyze, detect_lang, glossary, is_follow_up, scaffolding, split_segments, stem
-
+from qa.text.normalize import normalize
 
 # ── bad input ──────────────────────────────────────────────────────────────────
 

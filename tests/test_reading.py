@@ -1,12 +1,12 @@
-"""qa.answering.reading: a unit in its chapter, neighbours, previous/next, stable links."""
+"""qa.present.reading: a unit in its chapter, neighbours, previous/next, stable links."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from qa.answering.reading import Reader, chapter_of, contents_html, reading_html
-
 from conftest import BU_GAOZHI, GAOZHI, XIYI
+
+from qa.present.reading import Reader, chapter_of, contents_html, reading_html
 
 A2 = replace(GAOZHI, id="zhushu.yan.a002", rite="燕禮")
 A1 = replace(BU_GAOZHI, id="zhushu.yan.a001", rite="燕禮")

@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import SMALL_REAL_SEED_NAMES, copy_real_seeds
+
 from qa.errors import IndexStoreError, QAError
 from qa.settings import Settings
 

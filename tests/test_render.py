@@ -1,26 +1,26 @@
-"""qa.answering.render: highlights in original characters, 繁/简 display, escaping, layered cards."""
+"""qa.present.render: highlights in original characters, 繁/简 display, escaping, layered cards."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import replace
 
+from conftest import BU_GAOZHI, GAOZHI, XIYI
+
 from qa.answering.compose import compose_answer, query_terms
-from qa.retrieval.query import analyze
-from qa.answering.render import (
+from qa.present.render import (
     Display,
     answer_html,
-    shown_evidence,
     answer_terminal,
     cards_html,
     convert_script,
     highlight_spans,
+    shown_evidence,
     text_html,
     user_html,
 )
+from qa.retrieval.query import analyze
 from qa.retrieval.retriever import Hit
-
-from conftest import BU_GAOZHI, GAOZHI, XIYI
 
 GAOZHI_LINKED = replace(GAOZHI, related=(XIYI.id,))
 

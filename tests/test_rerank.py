@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from qa.retrieval.query import analyze
-from qa.retrieval.terms import query_terms
-from qa.retrieval.rerank import DEPTH, gloss_score, rerank, share
 from qa.corpus.units import LemmaUnit
+from qa.retrieval.query import analyze
+from qa.retrieval.rerank import DEPTH, gloss_score, rerank, share
+from qa.retrieval.terms import query_terms
 
 
 def unit(uid: str, jing: str, zhu: str = "") -> LemmaUnit:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from qa import Retriever
+from qa.corpus.units import LemmaUnit
 from qa.errors import QueryError
 from qa.retrieval.query import analyze
-from qa import Retriever
 from qa.retrieval.retriever import DenseRetriever, Hit, LexicalRetriever, PassageMatch
-from qa.corpus.units import LemmaUnit
 
 GAOZHI = "降席，坐奠爵，拜，告旨"  # the 鄉飲酒禮 經 the example question is about
 NOISE = ["asdf", "😀😀🎉", "鑫龘靐齉", "qwerty uiop zxcv"]

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from qa.retrieval.query import analyze
-from qa.retrieval.retriever import Hit
 from qa.answering.sentences import select_sentences, split_sentences
 from qa.corpus.units import LemmaUnit, ShuPart
+from qa.retrieval.query import analyze
+from qa.retrieval.retriever import Hit
 
 
 def unit(id: str, jing: str, zhu: str = "", shu: str = "", xiyi: str = "", rite: str = "燕禮") -> LemmaUnit:

@@ -15,8 +15,7 @@ import pytest
 
 from qa.answering.compose import error_row
 from qa.answering.inputs import raw_limit
-from qa.settings import PROJECT_ROOT
-from qa.settings import Settings
+from qa.settings import PROJECT_ROOT, Settings
 from qa.webapp import ChatService, build_app
 
 ROW_KEYS = set(error_row(None, "", ""))

@@ -85,7 +85,7 @@ def test_hant_leaves_the_zhushu_as_it_is(service):
     original = service.render([t], "original")[1]["content"]
     assert service.render([t], "hant")[1]["content"] == original
     xiyi = next(u for u in service.units_by_id.values() if u.source in service.simplified and u.xiyi)
-    from qa.answering.render import convert_script
+    from qa.present.render import convert_script
 
     html = service.read(xiyi.id, "hant")
     assert convert_script(xiyi.xiyi, "hant") in html.replace("<mark>", "").replace("</mark>", "")
@@ -176,7 +176,7 @@ def test_the_outline_lists_stages_and_their_units(service):
 
 
 def test_copies_cite_the_scholarly_form(service):
-    from qa.answering.plaintext import conversation_text
+    from qa.present.plaintext import conversation_text
     from qa.webapp import scholarly
 
     t = service.turn("賓為什麼說旨？", [])
@@ -319,7 +319,7 @@ def test_browser_hant_leaves_traditional_sources_untouched(app_url, browser, ser
     and a 疏 the reader opened stays open across the switch."""
     from playwright.sync_api import expect
 
-    from qa.answering.render import convert_script
+    from qa.present.render import convert_script
 
     page = _open(browser, app_url)
     try:

@@ -1,1 +1,1 @@
-"""Layer 5, answering: the sentences that answer, cited; the one ask pipeline (qa.Retriever); rendering."""
+"""Layer 5, answering: the sentences that answer, cited; sequence and compare answers; the one ask pipeline (qa.Retriever)."""

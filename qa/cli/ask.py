@@ -37,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, settings: Settings) -> int:
     # Late imports keep `qa --help` and argument errors fast (no numpy, torch or FAISS).
     from ..answering.pipeline import Retriever, check_k
-    from ..answering.render import answer_terminal, simplified_sources
+    from ..present.render import answer_terminal, simplified_sources
     from ..retrieval.query import analyze
 
     check_k(args.k, settings)  # a bad k or question fails before the index is loaded

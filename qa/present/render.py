@@ -18,9 +18,9 @@ from collections.abc import Collection, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from ..answering.compose import Answer, Evidence, QueryTerms
 from ..corpus.units import LemmaUnit
 from ..text.normalize import normalize_with_map
-from .compose import Answer, Evidence, QueryTerms
 from .display import (
     COMMON_SHARE,
     LAYER_CHOICES,

@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from typing_extensions import TypedDict  # pydantic needs typing_extensions' TypedDict before Python 3.12
 
+from ..answering.compose import error_row
+from ..answering.inputs import door_history, door_question
 from ..errors import QAError, QueryError
-from .compose import error_row
-from .inputs import door_history, door_question
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .pipeline import Retriever
+    from ..answering.pipeline import Retriever
 
 #: Display scripts a program may ask for: the source's own characters, 繁體, 简体.
 RowScript = Literal["orig", "hant", "hans"]

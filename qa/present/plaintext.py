@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from .compose import Answer, Evidence
+from ..answering.compose import Answer, Evidence
 
 Cite = Callable[[Evidence], str]
 

@@ -8,10 +8,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from ..answering.compose import Evidence
 from ..corpus.corrections import Correction
 from ..corpus.units import LemmaUnit
 from ..text.normalize import normalize
-from .compose import Evidence
 
 if TYPE_CHECKING:  # pragma: no cover
     from pathlib import Path
