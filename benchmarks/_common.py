@@ -24,7 +24,7 @@ MRR_DEPTH = 10
 
 
 def eval_norm(text: str) -> str:
-    """The eval README's matching normalization: :func:`qa.evaluate.match_norm` (not qa.normalize)."""
+    """The eval README's matching normalization: :func:`qa.evaluate.match_norm` (not qa.text.normalize)."""
     return match_norm(text)
 
 

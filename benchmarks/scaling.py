@@ -4,7 +4,7 @@ For each size, in its own process (so peak memory is that size's alone):
 - lexical: the project's ``LexicalIndex`` over the synthetic units' passages (up to ``--lexical-max``
   units: above that generating and indexing the text does not fit the time budget here);
 - dense: exact FAISS (``IndexFlatIP``) against the approximate index the project switches to
-  above its size threshold (``qa.dense``: IVF-Flat), recall@10 of approximate vs exact for
+  above its size threshold (``qa.indexing.dense``: IVF-Flat), recall@10 of approximate vs exact for
   several ``nprobe`` values (one build serves them all: nprobe is a query-time knob). Passage vectors:
   up to ``--embed-limit`` passages are embedded with the project's real encoder, the rest are
   synthesized from them (see :mod:`benchmarks.synth`), so what is measured is the index, not
@@ -62,19 +62,19 @@ def project_encoder(units):
     except ImportError:
         from qa.indexing.encoders.hashing import HashingEncoder
 
-        print("note: qa.encoders.load_encoder not available; using the hashing encoder", file=sys.stderr)
+        print("note: qa.indexing.encoders.load_encoder not available; using the hashing encoder", file=sys.stderr)
         return HashingEncoder()
 
 
 def exact_index(vectors: np.ndarray):
-    """The project's exact index (qa.dense, forced flat whatever the size)."""
+    """The project's exact index (qa.indexing.dense, forced flat whatever the size)."""
     from qa.indexing.dense import DenseIndex
 
     return DenseIndex.build(vectors, ann_threshold=len(vectors) + 1)
 
 
 def project_approx(vectors: np.ndarray, nprobe: int):
-    """The approximate index the project switches to above its threshold (qa.dense, forced on)."""
+    """The approximate index the project switches to above its threshold (qa.indexing.dense, forced on)."""
     from qa.indexing.dense import DenseIndex
 
     return DenseIndex.build(vectors, ann_threshold=0, nprobe=nprobe)
@@ -264,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--questions", type=Path, default=DEV_QUESTIONS, help="query texts")
     ap.add_argument("--embed-limit", type=int, default=50_000, help="passages embedded with the real encoder per size")
     ap.add_argument("--lexical-max", type=int, default=1_000_000, help="largest size that gets synthetic text + BM25 (1M: ~11 GiB peak)")
-    ap.add_argument("--approx", default="project", help="approximate indexes to measure: project (qa.dense IVF) or none")
+    ap.add_argument("--approx", default="project", help="approximate indexes to measure: project (qa.indexing.dense IVF) or none")
     ap.add_argument("--nprobe", default="16,32", help="IVF nprobe values to measure (the project's default is 32)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--child", type=int, help=argparse.SUPPRESS)

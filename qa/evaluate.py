@@ -1,6 +1,6 @@
 """Retrieval evaluation: score a question file by the rules of ``shared/eval/README.md``, overall and by language.
 
-The rules, implemented exactly (with their OWN matching normalization, not :mod:`qa.normalize`,
+The rules, implemented exactly (with their OWN matching normalization, not :mod:`qa.text.normalize`,
 so the figures do not flatter our normalizer):
 
 - texts are compared after dropping whitespace, punctuation and private-use characters,

@@ -3,7 +3,7 @@ reading view (``?unit=…``), filters, plain-text copies, and a named API endpoi
 returning the same JSON rows as ``qa batch``.
 
 The retriever is loaded once, before the app is built; handlers only search. Every text a
-user typed goes through :func:`qa.render.user_html` (escaped) before it reaches the page,
+user typed goes through :func:`qa.present.render.user_html` (escaped) before it reaches the page,
 and library errors become a message in the chat, never a traceback.
 """
 

@@ -42,7 +42,7 @@ def test_untrained_model():
 
 
 def test_shipped_reference_is_current():
-    """If this fails, a 注疏 seed or parser changed: run `python -m qa.parsers.jingref`."""
+    """If this fails, a 注疏 seed or parser changed: run `python -m qa.corpus.parsers.jingref`."""
     shipped = (ROOT / "qa" / "data" / "jing_reference.txt").read_text(encoding="utf-8")
     assert build_reference(ROOT / "seeds") == shipped
     assert len(jing_reference()) > 150 and all(jing_reference())

@@ -1,4 +1,4 @@
-"""Tests for qa.parsers.zhushu_lines (003 儀禮注疏 鄉飲酒禮: 經 / 注 / 疏 lines) and its shared helpers."""
+"""Tests for qa.corpus.parsers.zhushu_lines (003 儀禮注疏 鄉飲酒禮: 經 / 注 / 疏 lines) and its shared helpers."""
 
 from __future__ import annotations
 

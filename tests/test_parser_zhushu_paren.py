@@ -1,4 +1,4 @@
-"""Tests for qa.parsers.zhushu_paren (001 儀禮注疏 燕禮 後半: 注 in （）, [疏]/注 header lines)."""
+"""Tests for qa.corpus.parsers.zhushu_paren (001 儀禮注疏 燕禮 後半: 注 in （）, [疏]/注 header lines)."""
 
 from __future__ import annotations
 

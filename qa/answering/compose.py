@@ -1,6 +1,6 @@
 """Hits → an extractive answer: the 注 / 疏 / 析疑 (or 經) sentences that answer, each cited.
 
-Which sentences answer is decided in :mod:`qa.sentences` (general signals only); this
+Which sentences answer is decided in :mod:`qa.answering.sentences` (general signals only); this
 module owns the typed results (:class:`Evidence`, :class:`Answer`), their batch/API rows,
 the citation of a sentence by its own line (:class:`SourceLines`), and the plain "no
 passage in the corpus answers this" when the retriever found nothing relevant. Displayed

@@ -1,7 +1,7 @@
 """Choosing the sentences that answer: sentence windows of the top units and their scores.
 
 Sentence selection uses general signals only: overlap of the question's terms
-(:mod:`qa.question_terms`) with a sentence's normalized text, weighted by how rare each term
+(:mod:`qa.retrieval.terms`) with a sentence's normalized text, weighted by how rare each term
 is among the candidates; a gloss of an asked term (「X，Y也」, 「X之言Y也」, 「Y曰X」); for a
 why question a reason (以其, 所以, 故, 示 …) and the 注 on the 經 asked about rather than the
 經 itself; for where / how many, place and number words and the 經; a 注 > 析疑 > 疏 > 經

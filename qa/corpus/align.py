@@ -2,7 +2,7 @@
 
 方苞's lemmas (仪礼析疑) quote the 經 in simplified script, without punctuation, often
 abridged, and 002's 注疏 text carries mis-conversions; so units are compared in
-matching form (``qa.normalize``) and by overlap, not equality. A 析疑 lemma is linked
+matching form (``qa.text.normalize``) and by overlap, not equality. A 析疑 lemma is linked
 to the 注疏 unit of the same rite whose 經 covers it best:
 
 * coverage = the share of the lemma's character bigrams found in the 經 (an abridged

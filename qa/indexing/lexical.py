@@ -1,7 +1,7 @@
 """The lexical index: field-aware BM25 over character unigrams and bigrams of normalized passages.
 
 Tokens are the characters of each CJK segment and the bigrams inside it (a segment never
-spans punctuation, see :func:`qa.query.split_segments`), plus English words as whole
+spans punctuation, see :func:`qa.retrieval.query.split_segments`), plus English words as whole
 tokens. Scoring is BM25 with length normalization against the average length *of the
 passage's layer* and a per-layer weight, so a short 注 gloss of the asked term outranks a
 long 疏 piece that only quotes it. The per-passage term weights are computed once at build
@@ -189,7 +189,7 @@ class LexicalIndex:
                 self.unit_of_group[g] = code[unit_id]
 
     def term_idf(self) -> dict[str, float]:
-        """Token → its BM25 idf over passages (for weighing terms elsewhere, e.g. qa.rerank)."""
+        """Token → its BM25 idf over passages (for weighing terms elsewhere, e.g. qa.retrieval.rerank)."""
         if self._term_idf is None:
             self._term_idf = {t: float(self.idf[i]) for t, i in self.vocab.items()}
         return self._term_idf

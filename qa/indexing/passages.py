@@ -25,7 +25,7 @@ class Passage:
     layer: str  # "jing" | "zhu" | "shu" | "xiyi" | "notes"
     part: int  # 0-based index of this piece within the unit's layer
     text: str  # the original characters (display)
-    norm: str  # qa.normalize.normalize(text) (matching)
+    norm: str  # qa.text.normalize.normalize(text) (matching)
 
     def to_dict(self) -> dict[str, Any]:
         return {"unit_id": self.unit_id, "layer": self.layer, "part": self.part, "text": self.text, "norm": self.norm}

@@ -9,7 +9,7 @@ Layout (all named files, no pickle)::
       units.jsonl       LemmaUnit.to_dict() per line
       passages.jsonl    Passage.to_dict() per line; line number = passage id
       dense.faiss       FAISS index of passage vectors (row = passage id)
-      lexical/          qa.lexical.LexicalIndex.save()
+      lexical/          qa.indexing.lexical.LexicalIndex.save()
       encoder/          the trained static-corpus model (sentence-transformers format), if used
 
 A build writes a sibling temporary directory and renames it into place, so a failed or

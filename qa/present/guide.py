@@ -1,5 +1,5 @@
 """The reader's guide, for any door: a unit's stage path, the outline to browse, a unit with its
-neighbours, parallels and 校讀 corrections (shown by :func:`qa.answering.render.jiaodu_text_html`).
+neighbours, parallels and 校讀 corrections (shown by :func:`qa.present.render.jiaodu_text_html`).
 
 Pure functions over a :class:`qa.corpus.context.CorpusContext` (``Retriever.context``). The 校讀
 never changes the text: :func:`jiaodu_html` shows the correction, marked, with the source's own

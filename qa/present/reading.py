@@ -88,7 +88,7 @@ def contents_html(reader: Reader) -> str:
 
 
 def outline_html(entries: Sequence["OutlineEntry"], units: Mapping[str, LemmaUnit]) -> str:
-    """賈疏's stages to browse (:func:`qa.answering.guide.outline_entries`): per rite, each stage
+    """賈疏's stages to browse (:func:`qa.present.guide.outline_entries`): per rite, each stage
     (nested ones indented) opening onto its statement and its units, each a link to the reading view."""
     rites: dict[str, list[str]] = {}
     for e in entries:

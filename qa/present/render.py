@@ -2,7 +2,7 @@
 terms highlighted in the source's own characters and an optional 繁/简 display conversion.
 
 Highlights are found on normalized text and mapped back to original characters with
-:func:`qa.normalize.normalize_with_map`. Every piece of text, from the corpus or from the
+:func:`qa.text.normalize.normalize_with_map`. Every piece of text, from the corpus or from the
 user, is HTML-escaped here; nothing a user typed ever reaches the page as markup.
 
 The 繁 display converts only sources written in simplified script (:attr:`Display.simplified`,
@@ -48,7 +48,7 @@ _ANSI_DIM = ("\x1b[2m", "\x1b[0m")
 
 @lru_cache(maxsize=2)
 def _converter(config: str):
-    import opencc  # lazily: importing qa.render stays cheap
+    import opencc  # lazily: importing qa.present.render stays cheap
 
     return opencc.OpenCC(config)
 

@@ -147,7 +147,7 @@ def _content_terms(query: "Query", idf: Mapping[str, float], unknown: float) -> 
 def ritual_share(query: "Query", idf: Mapping[str, float]) -> float:
     """The idf-weighted share of ``query``'s content that is the corpus's vocabulary (0.0 without content).
 
-    ``idf`` is the lexical index's token → idf (:meth:`qa.lexical.LexicalIndex.term_idf`).
+    ``idf`` is the lexical index's token → idf (:meth:`qa.indexing.lexical.LexicalIndex.term_idf`).
     """
     unknown = max(idf.values(), default=1.0)
     weights, on = _content_terms(query, idf, unknown)

@@ -3,7 +3,7 @@
 ``analyze(text)`` turns what a user typed into a :class:`Query`:
 
 - ``text``: the question with control characters removed, cut to ``max_chars`` (with a warning);
-- ``norm``: :func:`qa.normalize.normalize` of it (the matching form);
+- ``norm``: :func:`qa.text.normalize.normalize` of it (the matching form);
 - ``core``: ``norm`` without question scaffolding (為什麼, 何謂, 何義, why, what does … mean,
   see ``qa/data/scaffolding.tsv``), as space-separated segments: a segment never spans
   punctuation or removed scaffolding, so no bigram is formed across them;

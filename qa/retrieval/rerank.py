@@ -12,7 +12,7 @@ constants (no learned weights):
 * **definitions** (what is / 何謂 / 什麼意思 / 是什麼): a unit whose 注 (or 析疑, less its 疏)
   glosses the asked term — 「旅，序也」, 「X者，…也」, 「X，謂…」 — is what the question asks for;
   a gloss of the whole asked word (樂正) counts fully, of one of its characters (正) by its share
-  (see :func:`qa.question_terms.gloss_strength`);
+  (see :func:`qa.retrieval.terms.gloss_strength`);
 * **terms in the 經**: a unit whose 經 holds the query's rarer words is what the question is
   about; a unit that only quotes them in a long 疏 is not (a small bonus, see ``JING_BONUS``).
 
@@ -87,7 +87,7 @@ def rerank(query: "Query", fused: Sequence[tuple["LemmaUnit", float]],
            idf: Mapping[str, float] | None = None) -> list[tuple["LemmaUnit", float]]:
     """Re-order the first ``DEPTH`` of ``fused`` ((unit, fused score), best first); scores become the new ones.
 
-    ``idf`` (token → inverse document frequency, e.g. :meth:`qa.lexical.LexicalIndex.term_idf`)
+    ``idf`` (token → inverse document frequency, e.g. :meth:`qa.indexing.lexical.LexicalIndex.term_idf`)
     weighs the terms; without it every term counts the same.
     """
     head, tail = list(fused[:DEPTH]), list(fused[DEPTH:])

@@ -2,7 +2,7 @@
 
 Composed the pyserini way: ``HybridRetriever`` holds a ``LexicalRetriever`` and a
 ``DenseRetriever`` with the same ``search`` / ``batch_search`` and fuses their unit
-rankings with :func:`qa.fusion.fuse`; ``r.lexical.search(q)`` and ``r.dense.search(q)``
+rankings with :func:`qa.retrieval.fusion.fuse`; ``r.lexical.search(q)`` and ``r.dense.search(q)``
 are the ablations. Passage scores become unit scores by their maximum, and every hit
 says which passages matched.
 """
@@ -76,7 +76,7 @@ class Hit:
 
 
 def as_query(query: "str | Query", settings: Settings) -> "Query":
-    """A Query from text (qa.query.analyze: QueryError when empty), or the Query itself."""
+    """A Query from text (qa.retrieval.query.analyze: QueryError when empty), or the Query itself."""
     from .query import Query, analyze
 
     if isinstance(query, Query):
@@ -145,7 +145,7 @@ class _PassageRetriever:
 
 
 class LexicalRetriever(_PassageRetriever):
-    """BM25 over passages (qa.lexical), grouped into units."""
+    """BM25 over passages (qa.indexing.lexical), grouped into units."""
 
     via = "lexical"
 

@@ -5,7 +5,7 @@ them to an :class:`Assembler` as 經/注 items and 疏 parts. The assembler atta
 疏 to the 經 it comments on, merging several 經 items into one unit when the header's
 quoted start 「X」 and end 「Y」 span them, and finally builds the :class:`LemmaUnit` s
 together with one :class:`SourceSpan` per piece: that is the no-loss proof
-(:func:`qa.units.lossless_problems`).
+(:func:`qa.corpus.units.lossless_problems`).
 
 Attachment rule (documented decision): a 疏 follows the last 經 it explains. With a
 two-ended quote 「X」至「Y」, if the last pending 經 does not start with X but an earlier
@@ -30,7 +30,7 @@ from ..units import LemmaUnit, ParsedFile, ParseWarning, ShuOn, ShuPart, SourceS
 from .charmodel import CharModel
 from .displaced import find_displaced
 
-split_lines = source_lines  # the seed's lines, split exactly as qa.units.lossless_problems splits them
+split_lines = source_lines  # the seed's lines, split exactly as qa.corpus.units.lossless_problems splits them
 
 #: A 經 line opening the 記 (appended notes), e.g. 「記。鄉，朝服而謀賓、介」.
 _JI_START = re.compile(r"\s*記[。．.：:︰，,]")

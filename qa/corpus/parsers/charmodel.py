@@ -2,7 +2,7 @@
 
 Where a seed does not mark where the 經 ends and the commentary begins, the parsers
 decide with this model: interpolated character unigram/bigram naive Bayes over the
-matching form of the text (``qa.normalize``), so simplified and traditional text,
+matching form of the text (``qa.text.normalize``), so simplified and traditional text,
 and 002's mis-conversions, score alike. It is deliberately small and transparent:
 the per-character log-odds it returns are what the parsers sum to find a split,
 and :meth:`CharModel.cut_scores` adds the evidence of the seam itself (how class-a

@@ -2,9 +2,9 @@
 
 方苞's lemmas are short quotations of the 經; too few to train a model on by
 themselves. The reference is the header-marked 經 of the catalogued 注疏 seeds, one
-unit a line, in matching form (``qa.normalize``). It is a data file, not computed at
+unit a line, in matching form (``qa.text.normalize``). It is a data file, not computed at
 parse time, so that each parser stays a pure function of its own seed; rebuild it
-after a 注疏 seed or parser changes with ``python -m qa.parsers.jingref`` (a test
+after a 注疏 seed or parser changes with ``python -m qa.corpus.parsers.jingref`` (a test
 checks it is current).
 """
 
@@ -41,7 +41,7 @@ def build_reference(seeds_dir: Path) -> str:
     from . import PARSERS
 
     out = [
-        "# 經 of the header-marked 注疏 units, normalized; rebuilt by `python -m qa.parsers.jingref`.",
+        "# 經 of the header-marked 注疏 units, normalized; rebuilt by `python -m qa.corpus.parsers.jingref`.",
     ]
     for seed in load_catalog(seeds_dir):
         if seed.parser in _SKIP_PARSERS:

@@ -16,7 +16,7 @@ units; a sentence opening with 今文/古文 (a 鄭注 collation note) is always
 line's first sentence is always 經 (every 經注 line opens with 經). Such units have
 ``boundary == "inferred"``. A 經 sentence and its 注 gloss displaced to the end of a 疏
 line (:mod:`.displaced`) get a unit of their own right after (id + "a", boundary "recovered"). Text is never altered: 002's mis-conversions (雲 for 云,
-麵 for 面, 複 for 復 …) stay as they are; matching folds them (qa.normalize).
+麵 for 面, 複 for 復 …) stay as they are; matching folds them (qa.text.normalize).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 A 疏 line starts with 疏 and a chain of headers, then the text from 釋曰 on:
 ``疏「X」至「Y」。○注「A」至「B」。○釋曰︰…``, ``疏「X」。○釋曰︰…``,
 ``疏注「A」至「B」。○釋曰︰…``, ``疏○釋曰︰…``, ``疏釋曰︰…``, ``疏「X」至「Y」。○注釋曰︰…``.
-Each header opens a :class:`~qa.units.ShuPart` (on 經, or on 注 when it reads 注); a
+Each header opens a :class:`~qa.corpus.units.ShuPart` (on 經, or on 注 when it reads 注); a
 header directly followed by another has empty text. Inside the text, ``○注「A」至「B」。○``
 before 釋曰 opens a further part on the 注. The header keeps its exact characters
 (疏, spaces, ○); 釋曰 starts the text. 辭曰 (a slip for 釋曰 in 003) is read like 釋曰.

@@ -160,7 +160,7 @@ def glossary_pairs(passages: Sequence, rng: np.random.Generator) -> tuple[list[s
 
 
 def train_static(passages: Sequence, out_dir: Path, *, dim: int = DIM, epochs: int = EPOCHS, seed: int = SEED) -> Path:
-    """Train the static-corpus model on ``passages`` (qa.passages.Passage) and save it to ``out_dir``."""
+    """Train the static-corpus model on ``passages`` (qa.indexing.passages.Passage) and save it to ``out_dir``."""
     import torch
 
     started = time.perf_counter()
