@@ -3,7 +3,7 @@ Chromium at 1366×768 and 390×844, and open the reading view of the answering u
 
     python scripts/screenshot.py [OUT_DIR]      # default docs/
 
-Writes answer-1366.png, answer-390.png, reading-1366.png and reading-390.png. Needs Debian's
+Writes answer-, reading- and outline-1366.png and -390.png. Needs Debian's
 chromium and fonts-noto-cjk (`apt-get install -y chromium fonts-noto-cjk`); never
 `playwright install`. Uses the index of the current settings (QA_INDEX_DIR ...).
 """
@@ -23,6 +23,8 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 SIZES = {"1366": {"width": 1366, "height": 768}, "390": {"width": 390, "height": 844}}
 QUESTION = "賓為什麼說旨？"
 UNIT = "zhushu.xiangyin.038"
+#: A stage of 賈疏's outline, opened in the outline picture.
+STAGE = "主人盥洗獻賓"
 
 
 def shoot(browser, url: str, out: Path, name: str, size: dict) -> None:
@@ -40,6 +42,15 @@ def shoot(browser, url: str, out: Path, name: str, size: dict) -> None:
     page.locator("#qa-reading .qa-read summary.qa-head", has_text=UNIT).wait_for(timeout=30_000)
     page.wait_for_timeout(400)
     page.screenshot(path=str(out / f"reading-{name}.png"))
+    page.goto(url, wait_until="load")
+    page.get_by_role("tab", name="閱讀 Read").click()
+    outline = page.locator("#qa-outline-panel")
+    stage = outline.locator("summary", has_text=STAGE).first
+    stage.wait_for(timeout=30_000)
+    stage.click()
+    stage.evaluate("e => e.scrollIntoView({block: 'start'})")  # the opened stage at the top
+    page.wait_for_timeout(400)
+    page.screenshot(path=str(out / f"outline-{name}.png"))
     page.close()
 
 
@@ -60,7 +71,7 @@ def main(out: Path) -> None:
     finally:
         demo.close()
     for name in SIZES:
-        print(out / f"answer-{name}.png", out / f"reading-{name}.png")
+        print(out / f"answer-{name}.png", out / f"reading-{name}.png", out / f"outline-{name}.png")
 
 
 if __name__ == "__main__":
