@@ -129,3 +129,22 @@ def test_a_named_layer_answers_first():
     first = texts("賈疏怎麼說主人酬賓先自飲？", hit(LAYERED, 1.0))[0]
     assert "以其酬賓" in first and "勸酒" not in first
     assert not texts("主人酬賓為什麼先自飲？", hit(LAYERED, 1.0))[0].startswith("釋曰")
+
+
+def test_a_jing_the_question_quotes_yields_to_the_zhu_that_explains_it():
+    # 鄉飲酒禮 (003): the question quotes the 經 and asks what it means; the 注 tells what it does
+    u = unit(
+        "zhushu.xiangyin.t20",
+        "主人曰︰「請安于賓。」司正告于賓，賓禮辭，許。",
+        "為賓欲去，留之，告賓於西階。",
+        rite="鄉飲酒禮",
+    )
+    got = texts("司正告于賓「請安于賓」，這是要做什麼？", hit(u, 0.9))
+    assert got[0].startswith("為賓欲去")
+
+
+def test_echo_is_the_share_of_a_sentences_pairs_the_question_says():
+    from qa.answering.sentences import echo
+
+    assert echo("请安于宾", frozenset({"请安", "安于", "于宾"})) == 1.0
+    assert echo("为宾欲去", frozenset({"请安", "安于", "于宾"})) == 0.0
