@@ -145,6 +145,12 @@ def _asked(term: str, terms: QueryTerms) -> bool:
     return bool(term) and len(term) <= 4 and any(term in p for p in terms.phrases)
 
 
+#: Longest Y (normalized characters) of a short gloss 「X，Y。」 that does not close with 也.
+SHORT_GLOSS = 4
+#: Place and facing words: 「賓，西面」 says where someone stands, not what 賓 is.
+_MOVE = re.compile(r"[东西南北]面|[东西南北]上|[拜揖升降坐兴立]")
+
+
 def _glossed_term(text: str, terms: QueryTerms) -> str:
     """The asked term a sentence glosses (normalized), or "": 「X，Y也」, 「X者，Y也」, 「X，猶Y」,
     「X，謂Y」, 「X之言Y也」, or 「Y曰X」."""
@@ -164,6 +170,8 @@ def _glossed_term(text: str, terms: QueryTerms) -> str:
     # 「相，扶工也，眾賓之少者為之」: the clause right after the term closes with 也
     first = normalize(next((p for p in re.split(r"[，,：:]", text[len(head) :]) if p.strip()), ""))
     glossy = rest.endswith("也") or first.endswith("也") or rest.startswith(("犹", "谓", "言")) or "谓" in rest[:3]
+    # a short 「X，Y。」 names what X is (「榮，屋翼」, 「冪，覆尊巾」): one clause of a few characters
+    glossy = glossy or (first == rest and 2 <= len(rest) <= SHORT_GLOSS and not _MOVE.search(rest))
     return head_norm if glossy else ""
 
 
