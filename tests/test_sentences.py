@@ -148,3 +148,17 @@ def test_echo_is_the_share_of_a_sentences_pairs_the_question_says():
 
     assert echo("请安于宾", frozenset({"请安", "安于", "于宾"})) == 1.0
     assert echo("为宾欲去", frozenset({"请安", "安于", "于宾"})) == 0.0
+
+
+def test_of_two_commentators_named_the_one_named_last_is_asked():
+    u = unit(
+        "zhushu.xiangyin.t21",
+        "賓酬主人。",
+        "凡旅酬者，少長以齒，終於沃盥者。",
+        "釋曰：旅酬終於沃盥者，其實此時未及沃洗也。",
+        rite="鄉飲酒禮",
+    )
+    got = [c for c, _ in select_sentences(analyze("鄭注說旅酬終於沃盥者，賈疏怎麼說？"), [hit(u, 0.9)])]
+    assert got[0].layer == "shu"
+    got = [c for c, _ in select_sentences(analyze("賈疏說旅酬終於沃盥者，鄭注怎麼說？"), [hit(u, 0.9)])]
+    assert got[0].layer == "zhu"

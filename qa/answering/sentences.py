@@ -50,6 +50,8 @@ TAIL_GLOSS_BONUS = 0.5
 #: Weight of a sentence from another layer than the one whose commentator the question names
 #: (「賈疏怎麼說」 is answered from the 疏 first; the others follow).
 OTHER_LAYER = 0.45
+#: Weight of a layer the question names before the one it asks about (the 注 of 「鄭注說…，賈疏怎麼說？」).
+EARLIER_LAYER = 0.7
 #: Share of its 經's coverage a 注 / 析疑 sentence inherits (more when the question asks why:
 #: the 經 says what was done, its 注 why).
 JING_INHERIT = 0.3
@@ -290,6 +292,8 @@ def _score(
         readable *= OTHER_RITE
     if terms.layers and c.layer not in terms.layers:
         readable *= OTHER_LAYER
+    elif terms.asked_layer and c.layer != terms.asked_layer:
+        readable *= EARLIER_LAYER  # named as what the question quotes, not what it asks
     return (coverage + bonus) * tail * readable * _layer_prior(c.layer, terms) * RANK_PRIOR[c.rank] * unit_weight
 
 

@@ -72,6 +72,9 @@ class QueryTerms:
     tail: str = ""
     #: layers whose commentator the question names (賈疏 → shu): they answer it first
     layers: frozenset[str] = frozenset()
+    #: of several commentators named, the one named last (「鄭注說…，賈疏怎麼說？」 asks the 疏;
+    #: the 注 is what the question quotes); "" when one or none is named
+    asked_layer: str = ""
     #: terms whose corpus gloss the question's own words spell out (相 for 「扶着樂工…的人」):
     #: in a what-is question, that gloss is the answer
     reached: tuple[str, ...] = ()
@@ -120,8 +123,14 @@ def query_terms(query: "Query") -> QueryTerms:
         asked=tuple(dict.fromkeys(own or expanded)),
         tail=(own or [""])[-1],
         layers=frozenset(getattr(query, "layers", ())),
+        asked_layer=_last_named(tuple(getattr(query, "layers", ()))),
         reached=tuple(t for t in getattr(query, "bridged", ()) if t in query.expansions),
     )
+
+
+def _last_named(layers: tuple[str, ...]) -> str:
+    """The layer named last when the question names more than one."""
+    return layers[-1] if len(set(layers)) > 1 else ""
 
 
 def _rite_words(norm: str) -> list[str]:
