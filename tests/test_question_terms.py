@@ -64,3 +64,8 @@ def test_a_short_gloss_without_ye_names_what_the_term_is():
     t = query_terms(analyze("賓是誰？"))
     assert gloss_strength("賓，西面。", t) == 0.0  # where someone faces is no gloss
     assert gloss_strength("賓，主人所獻之酒。", t) == 0.0  # too long for a gloss without 也
+
+
+def test_a_gloss_saying_who_x_is_ends_with_zhe():
+    t = query_terms(analyze("相是什麼人？"))
+    assert gloss_strength("相，主人之吏，擯贊傳命者。", t) == 1.0  # 「X，Y者」: the one who …

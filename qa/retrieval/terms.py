@@ -156,6 +156,8 @@ def _asked(term: str, terms: QueryTerms) -> bool:
 
 #: Longest Y (normalized characters) of a short gloss 「X，Y。」 that does not close with 也.
 SHORT_GLOSS = 4
+#: Longest Y of a gloss 「X，Y者」 (the one who …).
+AGENT_GLOSS = 12
 #: Place and facing words: 「賓，西面」 says where someone stands, not what 賓 is.
 _MOVE = re.compile(r"[东西南北]面|[东西南北]上|[拜揖升降坐兴立]")
 
@@ -181,6 +183,8 @@ def _glossed_term(text: str, terms: QueryTerms) -> str:
     glossy = rest.endswith("也") or first.endswith("也") or rest.startswith(("犹", "谓", "言")) or "谓" in rest[:3]
     # a short 「X，Y。」 names what X is (「榮，屋翼」, 「冪，覆尊巾」): one clause of a few characters
     glossy = glossy or (first == rest and 2 <= len(rest) <= SHORT_GLOSS and not _MOVE.search(rest))
+    # 「相，主人之吏，擯贊傳命者」: X is the one who …
+    glossy = glossy or (rest.endswith("者") and len(rest) <= AGENT_GLOSS and not _MOVE.search(first))
     return head_norm if glossy else ""
 
 
