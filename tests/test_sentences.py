@@ -162,3 +162,18 @@ def test_of_two_commentators_named_the_one_named_last_is_asked():
     assert got[0].layer == "shu"
     got = [c for c, _ in select_sentences(analyze("賈疏說旅酬終於沃盥者，鄭注怎麼說？"), [hit(u, 0.9)])]
     assert got[0].layer == "zhu"
+
+
+def test_a_why_question_counts_a_gloss_less_than_a_reason(monkeypatch):
+    import qa.answering.sentences as S
+
+    u = unit("zhushu.xiangyin.t22", "眾賓旅酬，司正監之。", "旅酬，旅序相酬也。", "釋曰：至於眾賓，既不久習禮，恐其失禮，故須監之也。", rite="鄉飲酒禮")
+
+    def ratio() -> float:
+        got = {c.layer: s for c, s in select_sentences(analyze("眾賓旅酬，司正為什麼要監？"), [hit(u, 0.9)])}
+        return got["shu"] / got["zhu"]
+
+    assert S.WHY_GLOSS < 1.0
+    halved = ratio()
+    monkeypatch.setattr(S, "WHY_GLOSS", 1.0)
+    assert halved > ratio()  # the reason gains on the gloss

@@ -43,6 +43,8 @@ READABLE_CHARS = 40
 #: Bonus for a gloss 「X，Y也」 whose X the question asks about (more when it asks a meaning).
 GLOSS_BONUS = 0.35
 MEANING_GLOSS_BONUS = 0.6
+#: A why question asks a reason: a gloss of its term counts this share of the gloss bonus.
+WHY_GLOSS = 0.5
 #: A gloss of the very term a what-is question ends on (越 of 「挎越之越者何」) is the answer: its
 #: score is multiplied by this, so a 疏 sentence that merely quotes more of the question stays below it.
 TAIL_GLOSS_FACTOR = 1.5
@@ -263,7 +265,7 @@ def _score(
     if gloss and (terms.meaning or not (terms.where or terms.count)):
         # a gloss of the whole word asked (樂正) counts fully, one of one of its characters (正) less;
         # a where / how-many question wants a place or a number, not what a word means
-        bonus += (MEANING_GLOSS_BONUS if terms.meaning else GLOSS_BONUS) * gloss
+        bonus += (MEANING_GLOSS_BONUS if terms.meaning else GLOSS_BONUS) * gloss * (WHY_GLOSS if terms.why else 1.0)
         if terms.meaning and not terms.why and c.sentences and glosses_tail(c.sentences[0], terms):
             tail = TAIL_GLOSS_FACTOR
             bonus += TAIL_GLOSS_BONUS
