@@ -56,3 +56,16 @@ def test_gloss_strength_whole_term_head_and_part():
     assert gloss_strength("賓以旅酬於西階上。", t) == 0.0  # names the term, glosses nothing
     t = query_terms(analyze("樂正是什麼官"))
     assert gloss_strength("樂正，於天子樂師也。", t) == 1.0 > gloss_strength("正，長也。", t) > 0
+
+
+def test_a_short_gloss_without_ye_names_what_the_term_is():
+    t = query_terms(analyze("榮是什麼？"))
+    assert gloss_strength("榮，屋翼。", t) == 1.0  # 「X，Y。」 of a few characters
+    t = query_terms(analyze("賓是誰？"))
+    assert gloss_strength("賓，西面。", t) == 0.0  # where someone faces is no gloss
+    assert gloss_strength("賓，主人所獻之酒。", t) == 0.0  # too long for a gloss without 也
+
+
+def test_a_gloss_saying_who_x_is_ends_with_zhe():
+    t = query_terms(analyze("相是什麼人？"))
+    assert gloss_strength("相，主人之吏，擯贊傳命者。", t) == 1.0  # 「X，Y者」: the one who …

@@ -129,3 +129,51 @@ def test_a_named_layer_answers_first():
     first = texts("賈疏怎麼說主人酬賓先自飲？", hit(LAYERED, 1.0))[0]
     assert "以其酬賓" in first and "勸酒" not in first
     assert not texts("主人酬賓為什麼先自飲？", hit(LAYERED, 1.0))[0].startswith("釋曰")
+
+
+def test_a_jing_the_question_quotes_yields_to_the_zhu_that_explains_it():
+    # 鄉飲酒禮 (003): the question quotes the 經 and asks what it means; the 注 tells what it does
+    u = unit(
+        "zhushu.xiangyin.t20",
+        "主人曰︰「請安于賓。」司正告于賓，賓禮辭，許。",
+        "為賓欲去，留之，告賓於西階。",
+        rite="鄉飲酒禮",
+    )
+    got = texts("司正告于賓「請安于賓」，這是要做什麼？", hit(u, 0.9))
+    assert got[0].startswith("為賓欲去")
+
+
+def test_echo_is_the_share_of_a_sentences_pairs_the_question_says():
+    from qa.answering.sentences import echo
+
+    assert echo("请安于宾", frozenset({"请安", "安于", "于宾"})) == 1.0
+    assert echo("为宾欲去", frozenset({"请安", "安于", "于宾"})) == 0.0
+
+
+def test_of_two_commentators_named_the_one_named_last_is_asked():
+    u = unit(
+        "zhushu.xiangyin.t21",
+        "賓酬主人。",
+        "凡旅酬者，少長以齒，終於沃盥者。",
+        "釋曰：旅酬終於沃盥者，其實此時未及沃洗也。",
+        rite="鄉飲酒禮",
+    )
+    got = [c for c, _ in select_sentences(analyze("鄭注說旅酬終於沃盥者，賈疏怎麼說？"), [hit(u, 0.9)])]
+    assert got[0].layer == "shu"
+    got = [c for c, _ in select_sentences(analyze("賈疏說旅酬終於沃盥者，鄭注怎麼說？"), [hit(u, 0.9)])]
+    assert got[0].layer == "zhu"
+
+
+def test_a_why_question_counts_a_gloss_less_than_a_reason(monkeypatch):
+    import qa.answering.sentences as S
+
+    u = unit("zhushu.xiangyin.t22", "眾賓旅酬，司正監之。", "旅酬，旅序相酬也。", "釋曰：至於眾賓，既不久習禮，恐其失禮，故須監之也。", rite="鄉飲酒禮")
+
+    def ratio() -> float:
+        got = {c.layer: s for c, s in select_sentences(analyze("眾賓旅酬，司正為什麼要監？"), [hit(u, 0.9)])}
+        return got["shu"] / got["zhu"]
+
+    assert S.WHY_GLOSS < 1.0
+    halved = ratio()
+    monkeypatch.setattr(S, "WHY_GLOSS", 1.0)
+    assert halved > ratio()  # the reason gains on the gloss

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from ..corpus.units import LemmaUnit
 from ..retrieval.terms import QueryTerms, gloss_strength, glosses_tail, query_terms
 from ..text.normalize import normalize
+from ..text.tokens import bigrams, cjk_runs
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..retrieval.query import Query
@@ -42,6 +43,8 @@ READABLE_CHARS = 40
 #: Bonus for a gloss 「X，Y也」 whose X the question asks about (more when it asks a meaning).
 GLOSS_BONUS = 0.35
 MEANING_GLOSS_BONUS = 0.6
+#: A why question asks a reason: a gloss of its term counts this share of the gloss bonus.
+WHY_GLOSS = 0.5
 #: A gloss of the very term a what-is question ends on (越 of 「挎越之越者何」) is the answer: its
 #: score is multiplied by this, so a 疏 sentence that merely quotes more of the question stays below it.
 TAIL_GLOSS_FACTOR = 1.5
@@ -49,6 +52,8 @@ TAIL_GLOSS_BONUS = 0.5
 #: Weight of a sentence from another layer than the one whose commentator the question names
 #: (「賈疏怎麼說」 is answered from the 疏 first; the others follow).
 OTHER_LAYER = 0.45
+#: Weight of a layer the question names before the one it asks about (the 注 of 「鄭注說…，賈疏怎麼說？」).
+EARLIER_LAYER = 0.7
 #: Share of its 經's coverage a 注 / 析疑 sentence inherits (more when the question asks why:
 #: the 經 says what was done, its 注 why).
 JING_INHERIT = 0.3
@@ -78,6 +83,10 @@ UNION_CHARS = 70
 QUOTE_PENALTY = 0.6
 #: Bonus for a sentence inside a passage the retriever matched.
 PASSAGE_BONUS = 0.2
+#: A 經 sentence much of whose character pairs the question itself already says restates the
+#: question (「請安于賓」 asked about): its weight falls by ECHO_WEIGHT times that share, so the
+#: 注 that explains it leads.
+ECHO_WEIGHT = 0.8
 
 _ENDS = "。；？！?!;"
 _CLOSERS = "」』）)”’"
@@ -230,8 +239,19 @@ def _coverage(norm: str, weights: Mapping[str, float]) -> float:
     return sum(w for t, w in weights.items() if t in norm) / total if total else 0.0
 
 
+def echo(norm: str, question: frozenset[str]) -> float:
+    """The share of a sentence's character pairs that the question's own words already hold."""
+    grams = {b for r in cjk_runs(norm) for b in bigrams(r)}
+    return len(grams & question) / len(grams) if grams else 0.0
+
+
 def _score(
-    c: Candidate, terms: QueryTerms, weights: Mapping[str, float], matched: Sequence[str], unit_weight: float = 1.0
+    c: Candidate,
+    terms: QueryTerms,
+    weights: Mapping[str, float],
+    matched: Sequence[str],
+    unit_weight: float = 1.0,
+    question: frozenset[str] = frozenset(),
 ) -> float:
     coverage = _coverage(c.norm, weights)
     if c.layer in ("zhu", "xiyi"):
@@ -245,7 +265,7 @@ def _score(
     if gloss and (terms.meaning or not (terms.where or terms.count)):
         # a gloss of the whole word asked (樂正) counts fully, one of one of its characters (正) less;
         # a where / how-many question wants a place or a number, not what a word means
-        bonus += (MEANING_GLOSS_BONUS if terms.meaning else GLOSS_BONUS) * gloss
+        bonus += (MEANING_GLOSS_BONUS if terms.meaning else GLOSS_BONUS) * gloss * (WHY_GLOSS if terms.why else 1.0)
         if terms.meaning and not terms.why and c.sentences and glosses_tail(c.sentences[0], terms):
             tail = TAIL_GLOSS_FACTOR
             bonus += TAIL_GLOSS_BONUS
@@ -253,7 +273,7 @@ def _score(
         bonus += PASSAGE_BONUS
     if coverage and terms.why and c.layer != "jing" and any(_explains(_norm(t), c.layer) for t in c.sentences):
         bonus += EXPLAIN_BONUS
-    if coverage and ((terms.where and _PLACE.search(c.norm)) or (terms.count and _NUMBER.search(c.norm))):
+    if coverage and _says_kind(c.norm, terms):
         bonus += KIND_BONUS
     length = len(c.norm)
     readable = 1.0 if length <= READABLE_CHARS else (READABLE_CHARS / length) ** 0.35
@@ -268,11 +288,20 @@ def _score(
         readable *= QUOTE_PENALTY  # a follow-up's new subject (「那介呢？」) must be in the unit
     if _SECTION_NOTE.match(c.text):  # 疏's 「自此至「…」，論…之事」 names a section, answers nothing
         readable *= QUOTE_PENALTY
+    if c.layer == "jing" and question and not _says_kind(c.norm, terms):
+        readable *= 1.0 - ECHO_WEIGHT * echo(c.norm, question)  # a 經 the question quotes tells it little
     if terms.rites and _rite_of(c.unit) not in terms.rites:
         readable *= OTHER_RITE
     if terms.layers and c.layer not in terms.layers:
         readable *= OTHER_LAYER
+    elif terms.asked_layer and c.layer != terms.asked_layer:
+        readable *= EARLIER_LAYER  # named as what the question quotes, not what it asks
     return (coverage + bonus) * tail * readable * _layer_prior(c.layer, terms) * RANK_PRIOR[c.rank] * unit_weight
+
+
+def _says_kind(norm: str, terms: QueryTerms) -> bool:
+    """Whether a sentence says the place a where question asks or the number a how-many one asks."""
+    return bool((terms.where and _PLACE.search(norm)) or (terms.count and _NUMBER.search(norm)))
 
 
 def _explains(norm: str, layer: str) -> bool:
@@ -316,8 +345,9 @@ def select_sentences(query: "Query", hits: Sequence["Hit"], max_sentences: int =
     for hit in hits[: len(RANK_PRIOR)]:
         matched[hit.unit.id] = [normalize(p.text) for p in hit.passages]
     units = _unit_weights(hits[: len(RANK_PRIOR)], weights)
+    question = frozenset(b for r in cjk_runs(query.norm) for b in bigrams(r))
     scored = sorted(
-        ((c, _score(c, terms, weights, matched.get(c.unit.id, ()), units[c.unit.id])) for c in cands),
+        ((c, _score(c, terms, weights, matched.get(c.unit.id, ()), units[c.unit.id], question)) for c in cands),
         key=lambda cs: -cs[1],
     )
     best = scored[0][1]

@@ -72,6 +72,9 @@ class QueryTerms:
     tail: str = ""
     #: layers whose commentator the question names (賈疏 → shu): they answer it first
     layers: frozenset[str] = frozenset()
+    #: of several commentators named, the one named last (「鄭注說…，賈疏怎麼說？」 asks the 疏;
+    #: the 注 is what the question quotes); "" when one or none is named
+    asked_layer: str = ""
     #: terms whose corpus gloss the question's own words spell out (相 for 「扶着樂工…的人」):
     #: in a what-is question, that gloss is the answer
     reached: tuple[str, ...] = ()
@@ -120,8 +123,14 @@ def query_terms(query: "Query") -> QueryTerms:
         asked=tuple(dict.fromkeys(own or expanded)),
         tail=(own or [""])[-1],
         layers=frozenset(getattr(query, "layers", ())),
+        asked_layer=_last_named(tuple(getattr(query, "layers", ()))),
         reached=tuple(t for t in getattr(query, "bridged", ()) if t in query.expansions),
     )
+
+
+def _last_named(layers: tuple[str, ...]) -> str:
+    """The layer named last when the question names more than one."""
+    return layers[-1] if len(set(layers)) > 1 else ""
 
 
 def _rite_words(norm: str) -> list[str]:
@@ -145,6 +154,14 @@ def _asked(term: str, terms: QueryTerms) -> bool:
     return bool(term) and len(term) <= 4 and any(term in p for p in terms.phrases)
 
 
+#: Longest Y (normalized characters) of a short gloss 「X，Y。」 that does not close with 也.
+SHORT_GLOSS = 4
+#: Longest Y of a gloss 「X，Y者」 (the one who …).
+AGENT_GLOSS = 12
+#: Place and facing words: 「賓，西面」 says where someone stands, not what 賓 is.
+_MOVE = re.compile(r"[东西南北]面|[东西南北]上|[拜揖升降坐兴立]")
+
+
 def _glossed_term(text: str, terms: QueryTerms) -> str:
     """The asked term a sentence glosses (normalized), or "": 「X，Y也」, 「X者，Y也」, 「X，猶Y」,
     「X，謂Y」, 「X之言Y也」, or 「Y曰X」."""
@@ -164,6 +181,10 @@ def _glossed_term(text: str, terms: QueryTerms) -> str:
     # 「相，扶工也，眾賓之少者為之」: the clause right after the term closes with 也
     first = normalize(next((p for p in re.split(r"[，,：:]", text[len(head) :]) if p.strip()), ""))
     glossy = rest.endswith("也") or first.endswith("也") or rest.startswith(("犹", "谓", "言")) or "谓" in rest[:3]
+    # a short 「X，Y。」 names what X is (「榮，屋翼」, 「冪，覆尊巾」): one clause of a few characters
+    glossy = glossy or (first == rest and 2 <= len(rest) <= SHORT_GLOSS and not _MOVE.search(rest))
+    # 「相，主人之吏，擯贊傳命者」: X is the one who …
+    glossy = glossy or (rest.endswith("者") and len(rest) <= AGENT_GLOSS and not _MOVE.search(first))
     return head_norm if glossy else ""
 
 
