@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException
 from .answering.compose import Answer
 from .answering.inputs import valid_text
 from .errors import QAError
-from .present.rows import row_in_script
+from .present.rows import AnswerRow, UnitRow, row_in_script
 from .settings import DEFAULTS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -67,76 +67,6 @@ class AskRequest(BaseModel):
     script: Annotated[Literal["orig", "hant", "hans"], Field(description="display script: the source's own, 繁體 or 简体")] = "orig"
 
     text_made_valid = field_validator("question", "history", "rites", "layers", mode="before")(_valid)
-
-
-class Citation(BaseModel):
-    """One answering sentence and where it stands."""
-
-    text: str
-    unit_id: str
-    work: str
-    rite: str
-    layer: str
-    source: str
-    lines: list[int]
-    citation: str
-    cite: str = Field("", description="the citation a scholar can paste: 《儀禮注疏》卷八–十〈鄉飲酒禮〉「告旨」鄭玄注「旨，美也」（十三經注疏本，003:110）")
-
-
-class HitRow(BaseModel):
-    """One retrieved lemma unit, its layers as text."""
-
-    id: str
-    source: str
-    lines: list[int]
-    rite: str
-    work: str
-    jing: str
-    zhu: str
-    shu: str
-    xiyi: str
-    score: float
-    low_confidence: bool
-
-
-class AnswerRow(BaseModel):
-    """The ``qa batch`` row: the cited answer, then the units (``error`` is null here)."""
-
-    id: str | None
-    question: str | None
-    answer: str
-    found: bool
-    citations: list[Citation]
-    error: str | None
-    hits: list[HitRow]
-    notice: str = ""  # what the corpus covers, when the question is about a rite it lacks; or a named layer's silence
-    glosses: list[list[str]] = []  # English questions: [term, English] of the key ritual terms
-
-
-class ShuPartModel(BaseModel):
-    on: str
-    quote: str | None
-    text: str
-    header: str = ""
-
-
-class Unit(BaseModel):
-    """A lemma unit as ``qa units --json`` prints it, with its citation."""
-
-    id: str
-    work: str
-    rite: str
-    source: str
-    lines: list[int]
-    section: str
-    jing: str
-    zhu: str
-    shu: list[ShuPartModel]
-    xiyi: str
-    notes: list[str]
-    related: list[str]
-    boundary: str
-    citation: str
 
 
 class Health(BaseModel):
@@ -265,7 +195,7 @@ def build_api(retriever: "Retriever") -> FastAPI:
                                        rites=request.rites, layers=request.layers)
         return row_in_script(answer.to_dict(id=None), request.script)
 
-    @app.get("/units/{unit_id}", response_model=Unit, responses={404: {"model": Error, "description": "no such unit"}})
+    @app.get("/units/{unit_id}", response_model=UnitRow, responses={404: {"model": Error, "description": "no such unit"}})
     def unit(unit_id: str) -> Any:
         """One lemma unit by its id (``zhushu.xiangyin.038``)."""
         u = units.get(unit_id)

@@ -16,7 +16,7 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from .answering.inputs import valid_text
-from .present.rows import AnswerRow, HitRow, RowScript, ask_row
+from .present.rows import AnswerRow, HitRow, RowScript, UnitRow, ask_row
 
 if TYPE_CHECKING:  # pragma: no cover
     from mcp.server.mcpserver import MCPServer
@@ -38,32 +38,6 @@ class SearchResult(TypedDict):
 
     question: str
     hits: list[HitRow]
-
-
-class ShuPartRow(TypedDict):
-    on: str
-    quote: str | None
-    text: str
-    header: str
-
-
-class UnitRow(TypedDict):
-    """A lemma unit as ``qa units --json`` prints it, with its citation."""
-
-    id: str
-    work: str
-    rite: str
-    source: str
-    lines: list[int]
-    section: str
-    jing: str
-    zhu: str
-    shu: list[ShuPartRow]
-    xiyi: str
-    notes: list[str]
-    related: list[str]
-    boundary: str
-    citation: str
 
 
 def build_server(retriever: "Retriever") -> "MCPServer":

@@ -1,8 +1,8 @@
 """The answer row every program-facing door returns (the ``qa batch`` row), typed, and shown in a script.
 
 :meth:`Answer.to_dict` and :func:`error_row` build the rows; the TypedDicts here describe them
-for the Gradio ``ask`` endpoint's API page and the MCP tools' output schema (the HTTP API has
-pydantic models with the same fields, ``qa.api``). :func:`row_in_script` converts the text a
+for the Gradio ``ask`` endpoint's API page, the MCP tools' output schema and the HTTP API's
+response models (``qa.api``), so the three doors describe one row. :func:`row_in_script` converts the text a
 reader sees to 繁體 or 简体; ids, file names and citations keep the source's characters.
 """
 
@@ -71,6 +71,32 @@ class AnswerRow(TypedDict):
     glosses: list[list[str]]
 
 
+class ShuPartRow(TypedDict):
+    on: str
+    quote: str | None
+    text: str
+    header: str
+
+
+class UnitRow(TypedDict):
+    """A lemma unit as ``qa units --json`` prints it, with its citation."""
+
+    id: str
+    work: str
+    rite: str
+    source: str
+    lines: list[int]
+    section: str
+    jing: str
+    zhu: str
+    shu: list[ShuPartRow]
+    xiyi: str
+    notes: list[str]
+    related: list[str]
+    boundary: str
+    citation: str
+
+
 #: Text fields converted for display; everything else (ids, files, numbers) is left alone.
 _HIT_TEXT = ("jing", "zhu", "shu", "xiyi")
 
@@ -129,4 +155,4 @@ def ask_row(
         return error_row(None, question if isinstance(question, str) else None, str(exc))
 
 
-__all__ = ["ask_row", "AnswerRow", "CitationRow", "HitRow", "ROW_SCRIPTS", "RowScript", "check_script", "row_in_script"]
+__all__ = ["ask_row", "AnswerRow", "CitationRow", "HitRow", "ShuPartRow", "UnitRow", "ROW_SCRIPTS", "RowScript", "check_script", "row_in_script"]
