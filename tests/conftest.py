@@ -16,6 +16,7 @@ import os
 import shutil
 import socket
 import tomllib
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -53,6 +54,20 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@contextmanager
+def served(retriever):
+    """The real server (chat + /api, ``qa.webapp.serve``) around ``retriever``, in this process, on
+    a free port: yields (base URL without the trailing slash, the Gradio app), closed afterwards."""
+    from qa.webapp import serve
+
+    settings = retriever.settings.replace(host="127.0.0.1", port=free_port())
+    demo = serve(settings, retriever=retriever, block=False)
+    try:
+        yield f"http://127.0.0.1:{settings.port}", demo
+    finally:
+        demo.close()
 
 
 def make_settings(index_dir: Path, *, seeds_dir: Path = RETRIEVAL_SEEDS, model: str = "hashing", **more) -> Settings:

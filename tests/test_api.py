@@ -3,32 +3,20 @@
 from __future__ import annotations
 
 import json
-import socket
 import urllib.error
 import urllib.request
 
 import pytest
+from conftest import served
 
 from qa.answering.compose import error_row
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
 def server(mini_retriever):
     """The real server (chat + /api) over the mini corpus, in this process, on a free port."""
-    from qa.webapp import serve
-
-    settings = mini_retriever.settings.replace(host="127.0.0.1", port=free_port())
-    demo = serve(settings, retriever=mini_retriever, block=False)
-    try:
-        yield f"http://127.0.0.1:{settings.port}"
-    finally:
-        demo.close()
+    with served(mini_retriever) as (url, _demo):
+        yield url
 
 
 def call(url: str, body: object = None, *, raw: bytes | None = None, method: str | None = None) -> tuple[int, object]:

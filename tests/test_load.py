@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import socket
 import subprocess
 import sys
 import time
@@ -21,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 CLIENTS = 32
@@ -41,11 +41,6 @@ QUESTIONS = (
 
 pytestmark = pytest.mark.slow
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")

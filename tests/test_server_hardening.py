@@ -12,6 +12,7 @@ import urllib.error
 import urllib.request
 
 import pytest
+from conftest import served
 
 from qa.answering.compose import error_row
 from qa.answering.inputs import raw_limit
@@ -21,22 +22,11 @@ from qa.webapp import ChatService, build_app
 ROW_KEYS = set(error_row(None, "", ""))
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 @pytest.fixture(scope="module")
 def server(mini_retriever):
-    from qa.webapp import serve
-
-    settings = mini_retriever.settings.replace(host="127.0.0.1", port=free_port())
-    demo = serve(settings, retriever=mini_retriever, block=False)
-    try:
-        yield f"http://127.0.0.1:{settings.port}", demo
-    finally:
-        demo.close()
+    with served(mini_retriever) as running:
+        yield running
 
 
 def post(url: str, data: bytes, content_type: str = "application/json") -> tuple[int, bytes]:

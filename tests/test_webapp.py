@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import os
-import socket
 from pathlib import Path
 
 import pytest
+from conftest import served
 
 from qa.answering.compose import error_row
 from qa.webapp import ChatService
@@ -132,11 +132,6 @@ def test_replies_are_numbered_and_the_reading_view_opens_a_unit(service):
 # ---------------------------------------------------------------- the running app
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 def test_cards_name_their_stage_and_parallel(service):
     t = service.turn("賓為什麼說旨？", [])
@@ -186,14 +181,8 @@ def test_copies_cite_the_scholarly_form(service):
 
 @pytest.fixture(scope="module")
 def app_url(real_retriever):
-    from qa.webapp import serve
-
-    settings = real_retriever.settings.replace(host="127.0.0.1", port=_free_port())
-    demo = serve(settings, retriever=real_retriever, block=False)
-    try:
-        yield f"http://127.0.0.1:{settings.port}/"
-    finally:
-        demo.close()
+    with served(real_retriever) as (url, _demo):
+        yield f"{url}/"
 
 
 @pytest.mark.slow
