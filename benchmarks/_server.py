@@ -30,8 +30,10 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_app(index_dir: Path | None, *, model: str | None = None, timeout: float = 600) -> Iterator[tuple[str, subprocess.Popen]]:
-    """``python app.py`` on a free port of 127.0.0.1 until the block ends; yields (base URL, process)."""
+def running_app(index_dir: Path | None, *, model: str | None = None, timeout: float = 600,
+                poll: float = 0.3) -> Iterator[tuple[str, subprocess.Popen]]:
+    """``python app.py`` on a free port of 127.0.0.1 until the block ends; yields (base URL, process)
+    once it answers (checked every ``poll`` seconds)."""
     port = free_port()
     env = {**os.environ, "GRADIO_ANALYTICS_ENABLED": "False", "HF_HUB_OFFLINE": "1", "NO_PROXY": "127.0.0.1,localhost"}
     if index_dir is not None:
@@ -56,7 +58,7 @@ def running_app(index_dir: Path | None, *, model: str | None = None, timeout: fl
                 pass
             if time.monotonic() > deadline:
                 raise RuntimeError("app.py did not answer within the timeout")
-            time.sleep(0.3)
+            time.sleep(poll)
         yield base, proc
     finally:
         proc.terminate()

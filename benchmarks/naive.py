@@ -31,6 +31,7 @@ from benchmarks._common import (
     markdown_table,
     rank_metrics,
 )
+from qa.evaluate import Question
 
 CHUNK_SIZE = 500
 CHUNK_OVERLAP = 50

@@ -17,14 +17,23 @@ import tempfile
 from pathlib import Path
 from typing import Any, Sequence
 
-from benchmarks._common import DEV_QUESTIONS, Timer, chunk_is_hit, first_rank, load_questions, markdown_table, rank_metrics, write_json
+from benchmarks._common import (
+    DEV_QUESTIONS,
+    Timer,
+    chunk_is_hit,
+    first_rank,
+    load_questions,
+    markdown_table,
+    rank_metrics,
+    write_json,
+)
 
 COLUMNS = ["pipeline", "hit@1", "hit@5", "mrr", "hit@5 en", "hit@5 zh", "evidence_in_answer"]
 
 
 def yili_rows(questions_path: Path, index_dir: Path | None, model: str | None) -> tuple[list[dict[str, Any]], dict]:
-    from qa.evaluate import evaluate
     from qa import Retriever
+    from qa.evaluate import evaluate
     from qa.settings import Settings
 
     settings = Settings.from_env()

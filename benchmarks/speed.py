@@ -21,18 +21,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
-import subprocess
-import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 from benchmarks._common import (
     DEV_QUESTIONS,
-    PROJECT_ROOT,
     Timer,
     latency_summary,
     load_questions,
@@ -41,6 +36,7 @@ from benchmarks._common import (
     run_child,
     write_json,
 )
+from benchmarks._server import running_app
 
 # ---------------------------------------------------------------- children (each in its own process)
 
@@ -189,36 +185,11 @@ CHILDREN = {
 # ---------------------------------------------------------------- the parent
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def app_start_to_ready(index_dir: Path, timeout: float = 300) -> float:
-    """Seconds from ``python app.py`` to the page answering HTTP 200 (the retriever is loaded before serving)."""
-    port = _free_port()
-    env = {**os.environ, "QA_INDEX_DIR": str(index_dir), "GRADIO_ANALYTICS_ENABLED": "False", "HF_HUB_OFFLINE": "1"}
+    """Seconds from ``python app.py`` to the app answering (the retriever is loaded before serving)."""
     started = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "app.py", "--port", str(port)], cwd=PROJECT_ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        while time.perf_counter() - started < timeout:
-            if proc.poll() is not None:
-                raise RuntimeError(f"app.py exited with {proc.returncode}")
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as resp:
-                    if resp.status == 200:
-                        return time.perf_counter() - started
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("app.py did not answer within the timeout")
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    with running_app(index_dir, timeout=timeout, poll=0.1):
+        return time.perf_counter() - started
 
 
 def _child(task: str, index_dir: Path, args: argparse.Namespace) -> dict[str, Any]:

@@ -36,8 +36,8 @@ _CLAUSE = re.compile(r"(?<=[。；，！？])")
 
 def real_units(seeds_dir: Path | None = None) -> tuple[LemmaUnit, ...]:
     """The real corpus's lemma units (the resampling base)."""
-    from qa.corpus.load import load_corpus
     from benchmarks._common import SEEDS_DIR
+    from qa.corpus.load import load_corpus
 
     return load_corpus(Path(seeds_dir or SEEDS_DIR)).units
 
