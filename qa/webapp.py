@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import html
-import inspect
 import logging
 import sys
 import time
@@ -81,7 +80,6 @@ class ChatService:
         self.reader = Reader(retriever.units)
         self.rites: tuple[str, ...] = tuple(dict.fromkeys(u.rite for u in retriever.units))
         self.common = common_chars(retriever.units)
-        self._ask_params = frozenset(inspect.signature(retriever.ask).parameters)
         # the reader's companion: 賈疏's stages, parallels, scholarly citations, 校讀 (qa.corpus.context)
         self.context = getattr(retriever, "context", None)  # None: a bare retriever (tests), no companion
         try:
@@ -104,14 +102,14 @@ class ChatService:
         rites: Iterable[str] | None = None,
         layers: Iterable[str] | None = None,
     ) -> Turn:
-        """Ask ``message`` as a follow-up of ``turns``. Rite and layer filters go to the retriever
-        when its ``ask`` takes them (``rites=`` / ``layers=``); otherwise the page filters what it shows."""
+        """Ask ``message`` as a follow-up of ``turns``, with the page's rite and layer filters (None: all)."""
         message = door_question(message, self.settings)  # valid text, bounded, before anything else
         history = [t.answer for t in turns if t.answer is not None]
         d = self.display("original", rites, layers)
-        extra: dict[str, Any] = {name: set(value) for name, value in (("rites", d.rites), ("layers", d.layers)) if value is not None and name in self._ask_params}
         try:
-            return Turn(message, self.retriever.ask(message, k=k, history=history, **extra))
+            return Turn(message, self.retriever.ask(message, k=k, history=history,
+                                                    rites=None if d.rites is None else set(d.rites),
+                                                    layers=None if d.layers is None else set(d.layers)))
         except QAError as exc:
             return Turn(message, None, str(exc))
 

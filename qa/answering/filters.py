@@ -8,7 +8,7 @@ known ones, never a silently empty result.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
 from ..corpus.units import LAYER_LABELS, LAYERS, LemmaUnit
@@ -36,7 +36,7 @@ def known_rites(units: Iterable[LemmaUnit]) -> dict[str, str]:
 LAYER_NAMES: dict[str, str] = {**{x: x for x in LAYERS}, **{LAYER_LABELS[x]: x for x in LAYERS}}
 
 
-def _resolve(given: Sequence[str] | str, names: dict[str, str], what: str) -> frozenset[str]:
+def _resolve(given: Collection[str] | str, names: dict[str, str], what: str) -> frozenset[str]:
     """Names → values, matched as written, lower-cased or normalized (so 燕礼 finds 燕禮)."""
     folded = {normalize(k) or k.lower(): v for k, v in names.items()}
     if isinstance(given, str):  # a lone name, not a list of characters
@@ -76,7 +76,7 @@ class UnitFilter:
         return True
 
 
-def check_filters(rites: Sequence[str] | str | None, layers: Sequence[str] | str | None,
+def check_filters(rites: Collection[str] | str | None, layers: Collection[str] | str | None,
                   rite_names: dict[str, str]) -> UnitFilter:
     """The filter for rite and layer names (``rite_names``: :func:`known_rites` of the corpus);
     QueryError naming the unknown ones and the known ones."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import numbers
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import QAError, QueryError
@@ -177,7 +177,7 @@ class Retriever(HybridRetriever):
         return enrich(answer, self.context, lambda lang: self.coverage_statement(lang).split("\n", 1)[0])
 
     def ask(self, question: str, *, k: int | None = None, history: Sequence[HistoryItem] = (),
-            rites: Sequence[str] = (), layers: Sequence[str] = ()) -> Answer:
+            rites: Collection[str] | None = (), layers: Collection[str] | None = ()) -> Answer:
         """Answer one question (a follow-up of ``history``, oldest first), hits only from ``rites``
         (ids or names) and units having one of ``layers`` when given. QueryError for a bad
         question, k, rite or layer."""
