@@ -15,8 +15,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..corpus.catalog import load_catalog
+from ..corpus.load import read_seed
 from ..corpus.units import LAYER_LABELS, LemmaUnit
+from ..text.cedict import cedict
+from ..text.lexicon import english_of_terms
 from ..text.normalize import normalize, normalize_with_map
+from ..text.tokens import cjk_runs, longest_common_run
 from .sentences import QueryTerms, query_terms, select_sentences, split_sentences
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -196,8 +201,6 @@ class SourceLines:
 
     @classmethod
     def from_seeds(cls, seeds_dir: Path) -> "SourceLines":
-        from ..corpus.catalog import load_catalog
-        from ..corpus.load import read_seed
 
         return cls({s.name: tuple(read_seed(s).split("\n")) for s in load_catalog(seeds_dir)})
 
@@ -280,7 +283,6 @@ QUOTE_RUN = 4
 
 def quotes_jing(query: "Query", hits: Sequence["Hit"], depth: int = 3) -> bool:
     """The question writes a run of ``QUOTE_RUN`` characters of the 經 of one of the first hits."""
-    from ..text.tokens import cjk_runs, longest_common_run
 
     runs = [r for seg in query.segments for r in cjk_runs(seg) if len(r) >= QUOTE_RUN]
     return any(longest_common_run(r, normalize(h.unit.jing)) >= QUOTE_RUN for h in hits[:depth] for r in runs)
@@ -305,8 +307,6 @@ _NO_GLOSS = frozenset("东西南北上下左右前后中内外间一二三四五
 def english_glosses(query: "Query", evidence: Sequence[Evidence]) -> tuple[tuple[str, str], ...]:
     """(term, English) for the key ritual terms of an answer: the terms the question was mapped to,
     then the glossary's terms in the first cited sentence; English from the glossary, else CC-CEDICT."""
-    from ..text.cedict import cedict
-    from ..text.lexicon import english_of_terms
 
     known = english_of_terms()
     first = evidence[0].text

@@ -12,9 +12,11 @@ import numbers
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
+from ..corpus.context import CorpusContext, corpus_view
 from ..errors import QAError, QueryError
 from ..retrieval.query import Query, analyze
 from ..retrieval.retriever import HybridRetriever
+from .companion import enrich, structural_answer
 from .compose import Answer, SourceLines, compose_answer
 from .filters import UnitFilter, check_filters, known_rites
 from .inputs import door_history, door_question
@@ -81,7 +83,6 @@ class Retriever(HybridRetriever):
     def context(self) -> "CorpusContext":
         """The corpus around the index's units (outline, coverage, reading order, citations), built on first use."""
         if self._context is None:
-            from ..corpus.context import CorpusContext, corpus_view
 
             self._context = CorpusContext.build(corpus_view(self.units, self.settings.seeds_dir))
         return self._context
@@ -137,7 +138,6 @@ class Retriever(HybridRetriever):
         return tuple(texts)
 
     def _answer(self, question: str, k: int, history: Sequence[HistoryItem], only: UnitFilter | None = None) -> Answer:
-        from .companion import structural_answer
 
         query = analyze(question, max_chars=self.settings.max_query_chars, history=self._history_texts(history))
         query = self.understand(query)
@@ -172,7 +172,6 @@ class Retriever(HybridRetriever):
 
     def _enrich(self, answer: Answer) -> Answer:
         """Scholarly citations, parallels and the coverage line (qa.answering.companion)."""
-        from .companion import enrich
 
         return enrich(answer, self.context, lambda lang: self.coverage_statement(lang).split("\n", 1)[0])
 
@@ -197,7 +196,6 @@ class Retriever(HybridRetriever):
                 queries[i] = self.understand(analyze(door_question(question, self.settings), max_chars=self.settings.max_query_chars))
             except QAError as exc:
                 out[i] = exc
-        from .companion import structural_answer
 
         for i, query in list(queries.items()):
             answer = structural_answer(query, self.context, k=k, search=self.search, locate=self.locate)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from ..answering.compose import Evidence
+from ..corpus.catalog import load_catalog
 from ..corpus.corrections import Correction
 from ..corpus.units import LemmaUnit
 from ..text.normalize import normalize
@@ -72,7 +73,6 @@ def as_display(display: "Display | Script") -> Display:
 
 def simplified_sources(seeds_dir: "Path") -> frozenset[str]:
     """Seed files the catalog marks as simplified script (``script = "简"``)."""
-    from ..corpus.catalog import load_catalog
 
     return frozenset(s.name for s in load_catalog(seeds_dir) if s.script.strip() in ("简", "簡", "hans"))
 

@@ -28,10 +28,11 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ..text.cedict import Cedict, cedict, sense_words
-from ..text.lexicon import glossary
+from ..text.lexicon import glossary, stem
 from ..text.normalize import normalize
 from ..text.tokens import cjk_runs
 from .glosses import Gloss, mine_glosses
+from .query import _english
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..corpus.units import LemmaUnit
@@ -118,7 +119,6 @@ class Bridge:
     def english(self, word: str, per_word: int = PER_WORD) -> list[str]:
         """Corpus terms CC-CEDICT gives for one English word (summon → 召): headwords whose first
         sense is the word alone (a later sense is too often a stretch: "plain" is not 白's first meaning)."""
-        from ..text.lexicon import stem
 
         cands: dict[str, float] = {}
         for h in self.dictionary.headwords(word):
@@ -169,7 +169,6 @@ class Bridge:
 
     def bridge(self, query: "Query") -> tuple[str, ...]:
         """The corpus terms the three bridges find for ``query`` (not those it already has)."""
-        from .query import _english
 
         own = set(query.segments) | set(query.expansions)
         out: list[str] = []
@@ -215,8 +214,6 @@ class Bridge:
         one standing alone in a classical question or quoted: 賓, 「介」), or names a rite or commentator of the corpus."""
         if query.rites or query.layers:
             return True
-        from ..text.lexicon import stem
-        from .query import _english
 
         # in English: at least two different words the glossary knows as ritual vocabulary (guest,
         # cup, mat …): one alone ("a glass of red wine") is as often about something else

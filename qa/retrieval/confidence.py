@@ -47,7 +47,10 @@ from typing import TYPE_CHECKING, Any, Mapping
 import numpy as np
 
 from ..errors import IndexStoreError
+from ..text.cedict import cedict
+from ..text.lexicon import glossary
 from ..text.tables import read_table
+from .query import _english, analyze
 
 if TYPE_CHECKING:
     from ..indexing.store import IndexData
@@ -97,9 +100,6 @@ class Signals:
 
 def _content_terms(query: "Query", idf: Mapping[str, float], unknown: float) -> tuple[dict[str, float], set[str]]:
     """(term → weight, terms that are on topic) for :func:`ritual_share`."""
-    from ..text.cedict import cedict
-    from ..text.lexicon import glossary
-    from .query import _english
 
     weights: dict[str, float] = {}
     on: set[str] = set()
@@ -210,7 +210,6 @@ def offtopic_questions() -> tuple[str, ...]:
 
 def _calibrate(data: "IndexData", settings: "Settings") -> dict[str, Any]:
     """The dense threshold for this index's encoder, from its scores on noise and off-topic questions."""
-    from .query import analyze
 
     queries = [analyze(t) for t in (*noise_queries(), *offtopic_questions())]
     field = getattr(data.encoder, "query_input", "dense_text")

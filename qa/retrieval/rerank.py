@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 
 from ..text.normalize import normalize
 from ..text.tokens import word_terms
+from .terms import gloss_strength, query_terms
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..corpus.units import LemmaUnit
@@ -63,7 +64,6 @@ def share(terms: set[str], text: str, idf: Mapping[str, float] | None = None) ->
 
 def gloss_score(unit: "LemmaUnit", terms: "QueryTerms") -> float:
     """The strongest gloss of an asked term in ``unit``'s commentary, by layer weight (0.0: none)."""
-    from .terms import gloss_strength
 
     best = 0.0
     texts = [("zhu", unit.zhu), ("xiyi", unit.xiyi), *(("shu", p.text) for p in unit.shu)]
@@ -97,7 +97,6 @@ def rerank(query: "Query", fused: Sequence[tuple["LemmaUnit", float]],
     own = word_terms((*query.segments, *query.expansions))
     context = word_terms(query.context) - own if query.context else set()
     rites = tuple(query.rites)
-    from .terms import query_terms
 
     terms = query_terms(query) if GLOSS_BONUS else None
     meaning = terms is not None and terms.meaning

@@ -17,8 +17,13 @@ from typing import TYPE_CHECKING, Any, Self, Sequence
 import numpy as np
 
 from ..corpus.units import LemmaUnit
+from ..indexing.store import load_index
 from ..settings import Settings
-from .confidence import Calibration, Signals, ritual_share
+from .bridge import Bridge
+from .confidence import Calibration, Signals, calibrate, ritual_share
+from .fusion import fuse, weights_for
+from .query import Query, analyze
+from .rerank import rerank
 
 if TYPE_CHECKING:
     from ..indexing.passages import Passage
@@ -77,7 +82,6 @@ class Hit:
 
 def as_query(query: "str | Query", settings: Settings) -> "Query":
     """A Query from text (qa.retrieval.query.analyze: QueryError when empty), or the Query itself."""
-    from .query import Query, analyze
 
     if isinstance(query, Query):
         return query
@@ -195,7 +199,6 @@ class HybridRetriever:
     def bridge(self) -> "Bridge":
         """The vocabulary bridge of this index (CC-CEDICT and the corpus's glosses), built on first use."""
         if self._bridge is None:
-            from .bridge import Bridge
 
             self._bridge = Bridge.build(self.units, self.data.lexical.term_idf())
         return self._bridge
@@ -208,8 +211,6 @@ class HybridRetriever:
     def load(cls, index_dir: Path | str | None = None, model: str | None = None, *,
              settings: Settings | None = None) -> "Self":
         """Open the index (building or rebuilding it when missing or stale; see qa.indexing.store)."""
-        from ..indexing.store import load_index
-        from .confidence import calibrate
 
         settings = settings or Settings.from_env()
         changes: dict[str, Any] = {}
@@ -224,8 +225,6 @@ class HybridRetriever:
         return self.batch_search([query], k)[0]
 
     def batch_search(self, queries: Sequence["str | Query"], k: int | None = None) -> list[list[Hit]]:
-        from .fusion import fuse, weights_for
-        from .rerank import rerank
 
         k = k or self.settings.k
         qs = [self.understand(as_query(q, self.settings)) for q in queries]

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..text.lexicon import rites_table
 from ..text.normalize import normalize
 from ..text.tokens import bigrams, cjk_runs
 
@@ -135,7 +136,6 @@ def _last_named(layers: tuple[str, ...]) -> str:
 
 def _rite_words(norm: str) -> list[str]:
     """The rite names in a normalized question, without 禮 / 之禮 (a 注 says 「鄉飲酒」, 「燕」)."""
-    from ..text.lexicon import rites_table
 
     found = []
     for name, _ in rites_table().chinese:  # longest first
