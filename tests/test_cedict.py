@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from qa.retrieval.bridge import Bridge
 from qa.retrieval.query import analyze
-from qa.text.cedict import cedict, parse, sense_words
+from qa.text.cedict import cedict, parse, pinyin_key, sense_words
 
 LINES = [
     "# comment",
@@ -23,6 +23,31 @@ def test_parse_keeps_senses_and_english_index():
     assert "召" in d.headwords("summon") and "宾" in d.headwords("guests")  # stemmed English
     assert "清水" in d.headwords("water")  # a two-word sense ("fresh water") is indexed by each word
     assert sense_words("to summon (sb)") == ["summon"] and sense_words("CL:位[wei4]") == []
+
+
+def test_readings_without_tones():
+    d = parse(LINES)
+    assert d.readings("召") == ("shao", "zhao")  # a surname's reading is a reading too
+    assert d.readings("宾") == ("bin",) and d.readings("客人") == ()  # characters only
+    assert pinyin_key("lǚ chóu") == pinyin_key("lu:3 chou2") == pinyin_key("lvchou") == "luchou"
+    assert d.is_english("guests") and not d.is_english("bin")
+
+
+def test_pinyin_spells_ritual_terms(real_retriever):
+    """A reader who writes a term in pinyin names it: compounds are composed from the characters'
+    readings (CC-CEDICT lists few of the corpus's compounds), a lone syllable is ambiguous."""
+    b: Bridge = real_retriever.bridge
+    assert b.pinyin_terms(analyze("What is the xuanjiu for?")) == ("玄酒",)
+    assert b.pinyin_terms(analyze("What does lu chou mean?")) == ("旅酬",)
+    assert "旨" in b.pinyin_terms(analyze("Why does the guest say zhi?"))
+    assert b.pinyin_terms(analyze("Why does the guest bow?")) == ()  # English words are never read as pinyin
+    q = real_retriever.understand(analyze("What is the xuanjiu for?"))
+    assert "玄酒" in q.expansions and "玄酒" not in q.bridged  # the reader's own word: BM25 matches it
+    zhi = real_retriever.understand(analyze("Why does the guest say zhi?"))
+    assert {"旨", "觯"} <= set(zhi.bridged)  # one syllable, several characters: each a guess
+    assert b.names_ritual_term(q)  # never refused
+    a = real_retriever.ask("Why is the xuanjiu placed on the west?")
+    assert a.found and a.hits[0].unit.id == "zhushu.xiangyin.007"
 
 
 def test_installed_cedict_is_read():

@@ -23,7 +23,9 @@ def test_ask_prints_the_answer_then_the_units(settings, capsys):
     out = capsys.readouterr().out
     assert out.startswith("答\n")
     assert "旨，美也。" in out
-    assert "—— 儀禮注疏·鄉飲酒禮·注·zhushu.xiangyin." in out and "003_excerpt.txt:" in out
+    # the citation a scholar pastes (work, 卷, rite, clause, layer and author, edition, line), as in the app
+    assert "——《儀禮注疏》卷八" in out.replace(" ", "") and "鄭玄注「旨，美也」" in out and "003:" in out
+    assert "003_excerpt.txt:" in out and "score" not in out  # units say where they are; no internal score
     for label in ("經", "注", "疏"):
         assert f"  {label}  " in out
     assert out.index("旨，美也。") < out.index("[1] ")

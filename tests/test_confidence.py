@@ -28,9 +28,13 @@ OFF_TOPIC = [
     "北京到上海有多远",
     "怎么做红烧肉",
     "美國總統是誰",
+    # all English, one word of the rite's vocabulary (cook, host) among others
+    "How do I cook rice?",
+    "What does the host of a podcast do?",
 ]
 RITUAL = ["旨", "何謂旅酬", "What is 旅酬?", "介", "樂正是什麼官", "脫鞋是什么意思", "鄉飲酒禮", "why does the guest say 旨?",
-          "主人酬賓的時候，為什麼要自己先把酒喝了？"]
+          "主人酬賓的時候，為什麼要自己先把酒喝了？",
+          "Why does the host wash the cup?", "What is the xuanjiu for?", "Why does the guest say zhi?"]
 
 
 def test_calibration_list_is_disjoint_from_the_tested_questions():

@@ -402,11 +402,17 @@ def answer_terminal(
     lines: list[str] = []
     if answer.found:
         lines.append(label("答"))
+        if answer.lead:  # a notice (the named layer has nothing on it) or a sequence answer's first line
+            lines.extend(f"  {line}" for line in answer.lead.split("\n"))
         for n, e in enumerate(answer.evidence, 1):
             lines.append(f"  {n}. {text_terminal(e.text, terms, d.script_for(e.source), color)}")
-            lines.append("     " + dim(f"—— {e.citation()}"))
+            lines.append("     " + dim(f"—— {e.scholarly or e.citation()}"))  # the citation a scholar pastes
+        if answer.glosses:
+            lines.append("  " + dim("Terms: " + " · ".join(f"{t} {g}" for t, g in answer.glosses)))
     else:
         lines.append(answer.text)
+        if answer.coverage and answer.coverage not in answer.text:
+            lines.append(answer.coverage)
     if answer.hits:
         lines.append("")
         lines.append(label("最接近的段落（不一定回答此問）" if not answer.found else "段落"))
@@ -414,7 +420,7 @@ def answer_terminal(
         u = h.unit
         script = d.script_for(u.source)
         lines.append("")
-        lines.append(dim(f"[{rank}] {u.id}  {u.work} · {u.rite} · {u.source}:{_span(u)}  score {h.score:.3f}"))
+        lines.append(dim(f"[{rank}] {u.work} · {u.rite} · {u.source}:{_span(u)}  ({u.id})"))
         lines.append(f"  {label('經')}  {text_terminal(u.jing, terms, script, color)}")
         if u.zhu:
             lines.append(f"  {label('注')}  {text_terminal(u.zhu, terms, script, color)}")

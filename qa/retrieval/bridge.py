@@ -9,7 +9,11 @@ Three real lexical resources, in this order (the curated glossary has already ru
 2. **CC-CEDICT, modern word → classical characters**: a modern word of the question that the
    corpus never writes (客人, 衣服, 清水) is read through its English senses back to characters
    the corpus does use (客人 → guest → 賓; 清水 → water → 水);
-3. **the corpus's own glosses** (:mod:`qa.retrieval.glosses`, 「X，Y也」 in the 注 and 疏): a
+3. **CC-CEDICT, readings**: a word of an English question that is no English word but spells the
+   reading of a ritual term (xuanjiu, lu chou, zhi) is read back to the term's characters
+   (玄酒, 旅酬; 旨 觯 至), composed character by character from the dictionary's readings, since
+   CC-CEDICT lists few of the corpus's compounds; a reader who writes pinyin names the term;
+4. **the corpus's own glosses** (:mod:`qa.retrieval.glosses`, 「X，Y也」 in the 注 and 疏): a
    question whose words (or the terms of 1 and 2) reach a gloss Y reaches its term X
    (美 → 旨, 召 → 速, 扶 + 工 → 相).
 
@@ -24,10 +28,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from itertools import islice, product
 from typing import TYPE_CHECKING
 
-from ..text.cedict import Cedict, cedict, sense_words
+from ..text.cedict import Cedict, cedict, pinyin_key, sense_words
 from ..text.lexicon import glossary, stem
 from ..text.normalize import normalize
 from ..text.tokens import cjk_runs
@@ -56,6 +61,12 @@ PER_QUESTION_GLOSSES = 3
 BRIDGE_IN_EXPANSIONS = False
 #: An English question names the corpus's topic with this many different glossary words.
 ENGLISH_NAMED_WORDS = 2
+#: Longest run of words read as one term in pinyin (yue zheng, xiang yin jiu), and most readings
+#: composed per term (characters with several readings: 乐 le / yue).
+MAX_PINYIN_WORDS = 4
+MAX_READINGS = 16
+#: A one-syllable reading (zhi) is ambiguous: it leads to at most this many one-character terms.
+PER_SYLLABLE = 3
 #: Longest modern word looked up in CC-CEDICT.
 MAX_MODERN = 4
 #: Characters that are phrasing, never a topic (normalized): not worth a bridge.
@@ -80,6 +91,8 @@ class Bridge:
     #: what CC-CEDICT may lead to: the corpus's ritual vocabulary (glossary terms, mined terms and
     #: their short glosses). A dictionary leads anywhere (如果 → 苟, 後來 → 後世); this keeps it on topic.
     targets: frozenset[str] = frozenset()
+    #: toneless reading (pinyin_key) → the ritual terms (and one-character ritual terms) it spells
+    by_reading: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, units: Sequence["LemmaUnit"], idf: Mapping[str, float], dictionary: Cedict | None = None) -> "Bridge":
@@ -103,8 +116,13 @@ class Bridge:
         chars = frozenset(t for t in curated if len(t) == 1 and t in idf and t not in _NOT_A_TOPIC)
         targets = {t for t in curated | {g.term for g in glosses} | set(by_gloss) if len(t) <= 2}
         targets -= _NOT_A_TOPIC
+        dictionary = dictionary if dictionary is not None else cedict()
+        by_reading: dict[str, list[str]] = {}
+        for term in sorted(ritual | chars):
+            for reading in islice(product(*(dictionary.readings(ch) for ch in term)), MAX_READINGS):
+                by_reading.setdefault("".join(reading), []).append(term)
         return cls(idf, glosses, {k: tuple(dict.fromkeys(v)) for k, v in by_gloss.items()}, ritual, chars,
-                   dictionary if dictionary is not None else cedict(), frozenset(targets))
+                   dictionary, frozenset(targets), {k: tuple(v) for k, v in by_reading.items()})
 
     # ── the three bridges ──────────────────────────────────────────────────────
 
@@ -150,6 +168,34 @@ class Bridge:
                 w = run[i : i + n]
                 if w in self.dictionary and not (n == 2 and w in self.idf) and not _PHRASING.issuperset(w):
                     out.append(w)
+        return out
+
+    def pinyin_terms(self, query: "Query") -> tuple[str, ...]:
+        """Every ritual term an English question writes in pinyin (see :meth:`pinyin_readings`)."""
+        return tuple(dict.fromkeys(t for terms in self.pinyin_readings(query) for t in terms))
+
+    def pinyin_readings(self, query: "Query") -> list[tuple[str, ...]]:
+        """The ritual terms each pinyin word (or run) of an English question spells, one tuple per
+        reading: xuanjiu → (玄酒,); lu chou → (旅酬,); zhi → (旨, 觯, 至), an ambiguous syllable. A
+        run is up to MAX_PINYIN_WORDS words, none of them an English word, whose joined reading is a
+        term's; the longest run first. A one-syllable word reads as the rarest one-character terms."""
+        words = [w for w in query.segments if w.isascii() and w.isalpha()]
+        out: list[tuple[str, ...]] = []
+        i = 0
+        while i < len(words):
+            for n in range(min(MAX_PINYIN_WORDS, len(words) - i), 0, -1):
+                run = words[i : i + n]
+                if any(self.dictionary.is_english(w) for w in run):
+                    continue
+                terms = self.by_reading.get(pinyin_key("".join(run)), ())
+                if len(terms) > 1:  # one syllable, several characters: the most specific ones
+                    terms = tuple(sorted(terms, key=lambda t: -self.idf.get(t, 0.0))[:PER_SYLLABLE])
+                if terms:
+                    out.append(terms)
+                    i += n
+                    break
+            else:
+                i += 1
         return out
 
     def reached_glosses(self, words: Sequence[str], min_gloss: int = 1) -> list[str]:
@@ -199,7 +245,14 @@ class Bridge:
         """``query`` with the bridged terms added (once: an understood query is returned as is)."""
         if query.understood:
             return query
-        extra = self.bridge(query)
+        readings = self.pinyin_readings(query)
+        spelled = tuple(dict.fromkeys(t for r in readings for t in r if t not in query.expansions))
+        # the reader wrote the term itself, in pinyin: BM25 matches it; an ambiguous syllable's
+        # characters (zhi: 旨 觯 至) also count as guesses when sentences are chosen
+        guessed = tuple(dict.fromkeys(t for r in readings if len(r) > 1 for t in r))
+        if spelled:
+            query = replace(query, expansions=(*query.expansions, *spelled))
+        extra = tuple(dict.fromkeys((*self.bridge(query), *guessed)))
         if BRIDGE_IN_EXPANSIONS:
             return replace(query, expansions=(*query.expansions, *extra), bridged=extra, understood=True)
         # the glosses the question's own words spell out join what BM25 matches; the rest only
@@ -218,7 +271,10 @@ class Bridge:
         # in English: at least two different words the glossary knows as ritual vocabulary (guest,
         # cup, mat …): one alone ("a glass of red wine") is as often about something else
         mapped = {stem(w) for w in query.segments if w.isascii() and _english([w], [], [])[1]}
-        if len(mapped) >= ENGLISH_NAMED_WORDS:
+        spelled = self.pinyin_terms(query)
+        if any(len(t) > 1 for t in spelled):  # a compound written in pinyin (xuanjiu) names its term
+            return True
+        if len(mapped) + bool(spelled) >= ENGLISH_NAMED_WORDS:
             return True
         runs = [r for seg in query.segments for r in cjk_runs(seg)]
         # a follow-up is about what the turn before it named (那卿的席呢？ after a question on 加席)

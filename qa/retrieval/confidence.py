@@ -76,6 +76,12 @@ CHAR_WEIGHT = 0.35  # each character of a run: weak evidence, most characters oc
 SINGLE_WEIGHT = 0.5  # a one-character run (旨, 介, 買): a word, but a one-character one
 ENGLISH_WEIGHT = 2.0  # an English content word (in idf units: a common corpus term)
 CONTEXT_WEIGHT = 0.5  # a follow-up's carried-over terms
+#: An all-English question with fewer glossary words than this is not about the corpus on its words
+#: alone: its share is capped below RITUAL_FLOOR (the dense side cannot vouch for it either). Measured:
+#: every English question of the dev and real_dev sets but four has two or more (those four name a
+#: rite or a commentator, or are flagged anyway); short off-topic ones have one (cook, host).
+ENGLISH_MIN_WORDS = 2
+ENGLISH_LONE_SHARE = 0.15
 #: A bigram that is neither a corpus nor a CC-CEDICT word (北站 of 朝北站, 块布 of 那块布) straddles two
 #: words of a colloquial question: weak evidence of an off-topic word. Measured on real_dev: 0.7
 #: halves the false "no passage" of colloquial questions and flags every off-topic question 1.0 did.
@@ -152,7 +158,13 @@ def ritual_share(query: "Query", idf: Mapping[str, float]) -> float:
     unknown = max(idf.values(), default=1.0)
     weights, on = _content_terms(query, idf, unknown)
     total = sum(weights.values())
-    return sum(w for t, w in weights.items() if t in on) / total if total > 0 else 0.0
+    share = sum(w for t, w in weights.items() if t in on) / total if total > 0 else 0.0
+    english = [t for t in weights if t.startswith("en:")]
+    if english and len(english) == len(weights) and sum(t in on for t in english) < ENGLISH_MIN_WORDS:
+        # all English, and one ritual word among the rest ("how do I cook rice", "the host of a
+        # podcast"): every lay English question about the rite names it with two or more
+        return min(share, ENGLISH_LONE_SHARE)
+    return share
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,8 @@ question analysis needs is kept:
 - ``headwords(english)``: the one- and two-character headwords one of whose senses *is* that
   English word (after dropping "to", articles and bracketed notes, at most two words):
   water → 水, 氵…; bow → 拜, 揖…; summon → 召…
+- ``readings(char)``: a character's readings without tones (乐 → yue, le, yao …; :func:`pinyin_key`),
+  so that a term written in pinyin (xuanjiu, lüchou, zhi) can be read back to the corpus's characters.
 
 Headwords are kept in CEDICT's simplified form, which is what :func:`qa.text.normalize.normalize`
 makes of the corpus (OpenCC t2s). Loading takes well under a second and happens once per process.
@@ -18,7 +20,8 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
+import unicodedata
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
@@ -48,6 +51,15 @@ class Cedict:
 
     senses_of: dict[str, tuple[str, ...]]  # simplified headword → English senses (lower case)
     by_english: dict[str, tuple[str, ...]]  # stemmed English word → headwords (≤ MAX_TARGET chars)
+    readings_of: dict[str, tuple[str, ...]] = field(default_factory=dict)  # character → toneless readings
+
+    def readings(self, char: str) -> tuple[str, ...]:
+        """The readings of one (simplified) character without tones (旨 → zhi; 乐 → le, yue, yao)."""
+        return self.readings_of.get(char, ())
+
+    def is_english(self, word: str) -> bool:
+        """Whether ``word`` is an English word some sense of the dictionary uses (bin, gong, she are)."""
+        return stem(word.lower()) in self.by_english
 
     def senses(self, word: str) -> tuple[str, ...]:
         return self.senses_of.get(word, ())
@@ -73,10 +85,18 @@ def sense_words(sense: str) -> list[str]:
     return words
 
 
+def pinyin_key(text: str) -> str:
+    """A reading reduced to what people type: no tone marks or numbers, no spaces, ü / u: / v as u
+    (「lǚ chóu」, 「lu:3 chou2」, 「lvchou」 → luchou)."""
+    plain = unicodedata.normalize("NFKD", text.lower().replace("u:", "u").replace("ü", "u"))
+    return "".join(ch for ch in plain if "a" <= ch <= "z").replace("v", "u")
+
+
 def parse(lines) -> Cedict:
     """Parse CEDICT lines (``trad simp [pinyin] /sense/sense/``)."""
     senses_of: dict[str, list[str]] = {}
     by_english: dict[str, list[str]] = {}
+    readings_of: dict[str, list[str]] = {}
     for line in lines:
         if not line or line.startswith("#"):
             continue
@@ -88,6 +108,8 @@ def parse(lines) -> Cedict:
         if len(simp) > MAX_HEADWORD:
             continue
         pinyin, _, gloss = rest.partition("] ")
+        if len(simp) == 1:  # a surname's reading is a reading too (曾 zeng)
+            readings_of.setdefault(simp, []).append(pinyin_key(pinyin))
         if pinyin[:1].isupper():  # a proper name: surname, place, person
             continue
         senses = [s.strip().lower() for s in gloss.strip().strip("/").split("/") if s.strip()]
@@ -100,6 +122,7 @@ def parse(lines) -> Cedict:
     return Cedict(
         {k: tuple(dict.fromkeys(v)) for k, v in senses_of.items()},
         {k: tuple(dict.fromkeys(v)) for k, v in by_english.items()},
+        {k: tuple(dict.fromkeys(v)) for k, v in readings_of.items()},
     )
 
 
@@ -115,4 +138,4 @@ def cedict() -> Cedict:
     return parse(text.splitlines())
 
 
-__all__ = ["Cedict", "cedict", "parse", "sense_words"]
+__all__ = ["Cedict", "cedict", "parse", "pinyin_key", "sense_words"]
