@@ -228,6 +228,12 @@ def test_follow_up_keeps_the_rite_of_the_conversation():
     assert analyze("那鄉飲酒禮呢？", history=["燕礼宾的席为什么没有加席？"]).rites == ("xiangyin",)
     # a question that stands alone inherits nothing
     assert analyze("卿的席为什么东上？", history=["燕礼宾的席为什么没有加席？"]).rites == ()
+    # a longer question that says it follows on keeps the rite, not the previous question's words
+    q = analyze("And the next day, when the guest comes to thank him, do they actually meet?",
+                history=["In the district drinking ceremony, why does the host see the guest off?"])
+    assert q.rites == ("xiangyin",) and q.context == ()
+    assert analyze("Separate question: why does the guest bow?",
+                   history=["In the district drinking ceremony, why does the host see the guest off?"]).rites == ()
 
 
 def test_english_hedge_words_are_scaffolding():

@@ -392,6 +392,13 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
             context = tuple(t for t in dict.fromkeys(carried) if t not in own and not t.isascii())
             # the rite the conversation is about stays its rite (燕禮宾的席… → 那卿的席呢？)
             rites = rites or list(prev.rites)
+    elif recent and not standalone and has_follow_up_marker(parts):
+        # a longer question that still says it follows on ("And the next day, …", 「那獻笙的時候呢，…」)
+        # stands on its own words, in the rite the conversation is about
+        try:
+            rites = list(analyze(recent[-1], max_chars=max_chars, history=recent[:-1]).rites)
+        except QueryError:  # pragma: no cover - recent holds only non-empty turns
+            pass
 
     return Query(
         text=cleaned,
