@@ -75,6 +75,13 @@ def test_other_rite_gets_a_scope_notice(real_retriever):
     assert not en.found and "does not contain" in en.notice
 
 
+def test_a_corpus_term_holding_a_rite_name_is_no_other_rite(real_retriever):
+    """大射正 is the 燕禮's officer who directs its archery (「若射，則大射正為司射」), not the 大射儀."""
+    a = real_retriever.ask("大射正是什麼官？")
+    assert a.found and not a.notice
+    assert real_retriever.ask("大射禮的三番射是怎麼進行的？").notice  # the rite itself is still outside
+
+
 def test_comparison_with_another_rite_about_this_corpus_is_answered(real_retriever):
     """Quoting this corpus's 經 while comparing another rite is a question about the corpus."""
     a = real_retriever.ask("主人速賓，鄉射禮也有此節嗎？")

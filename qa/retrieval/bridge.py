@@ -33,7 +33,7 @@ from itertools import islice, product
 from typing import TYPE_CHECKING
 
 from ..text.cedict import Cedict, cedict, pinyin_key, sense_words
-from ..text.lexicon import glossary, stem
+from ..text.lexicon import glossary, other_rites_table, stem
 from ..text.normalize import normalize
 from ..text.tokens import cjk_runs
 from .glosses import Gloss, mine_glosses
@@ -245,6 +245,9 @@ class Bridge:
         """``query`` with the bridged terms added (once: an understood query is returned as is)."""
         if query.understood:
             return query
+        outside = self.outside_rites(query)
+        if outside != query.other_rites:
+            query = replace(query, other_rites=outside)
         readings = self.pinyin_readings(query)
         spelled = tuple(dict.fromkeys(t for r in readings for t in r if t not in query.expansions))
         # the reader wrote the term itself, in pinyin: BM25 matches it; an ambiguous syllable's
@@ -259,6 +262,20 @@ class Bridge:
         # steer the encoder and the choice of sentences
         matched = tuple(t for t in self.glossed_terms(query) if t in extra)
         return replace(query, expansions=(*query.expansions, *matched), bridged=extra, understood=True)
+
+    def outside_rites(self, query: "Query") -> tuple[str, ...]:
+        """The question's rites outside the corpus, less those whose Chinese name it writes only inside
+        a longer ritual term of the corpus (大射 of 大射正, the 燕禮's officer who directs its archery)."""
+        if not query.other_rites:
+            return query.other_rites
+        terms = [t for t in self.ritual_terms if t in query.norm]
+        inside: set[str] = set()  # rites written only inside a corpus term
+        named: set[str] = set()  # rites written as themselves somewhere
+        for name, value in other_rites_table().chinese:
+            if name in query.norm:
+                longer = [t for t in terms if name in t and t != name]
+                (inside if _only_inside(query.norm, name, longer) else named).add(value)
+        return tuple(v for v in query.other_rites if v not in inside or v in named)
 
     # ── ritual terms ───────────────────────────────────────────────────────────
 
@@ -290,6 +307,17 @@ class Bridge:
         # a classical question (問賓、介者何) or quoted (「旨」是什麼意思) — 「大海的詩」 names no rite
         quoted = {normalize(q) for q in _QUOTED.findall(query.text)}
         return any(len(r) == 1 and r in self.ritual_chars and (query.lang == "lzh" or r in quoted) for r in runs)
+
+
+def _only_inside(text: str, name: str, terms: Sequence[str]) -> bool:
+    """Whether every occurrence of ``name`` in ``text`` lies inside an occurrence of one of ``terms``."""
+    if not terms:
+        return False
+    covered = [False] * len(text)
+    for t in terms:
+        for m in re.finditer(re.escape(t), text):
+            covered[m.start() : m.end()] = [True] * len(t)
+    return all(all(covered[m.start() : m.end()]) for m in re.finditer(re.escape(name), text))
 
 
 __all__ = ["Bridge", "PER_WORD", "PER_QUESTION_GLOSSES"]
