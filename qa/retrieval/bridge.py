@@ -74,6 +74,10 @@ _PHRASING = frozenset("的了吗呢么们这那哪吧呀啊是有在要就都也
 
 
 _QUOTED = re.compile(r"[「『“\"']([^」』”\"']{1,4})[」』”\"']")
+#: A quotation of at least QUOTE_CHARS characters, and the window a quotation shares with the corpus
+#: when it quotes the corpus (a reader's quotation may differ in a character or two, never in four running).
+_QUOTATION = re.compile(r"[「『“\"]([^」』”\"]+)[」』”\"]")
+QUOTE_CHARS = 4
 #: One-character glossary terms that are directions, numbers or grammar: never a named topic alone.
 _NOT_A_TOPIC = frozenset("东西南北上下左右前后中内外间一二三四五六七八九十百两再者与所从即既他某误之其而以于为不")
 
@@ -93,6 +97,8 @@ class Bridge:
     targets: frozenset[str] = frozenset()
     #: toneless reading (pinyin_key) → the ritual terms (and one-character ritual terms) it spells
     by_reading: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: the corpus's normalized text, units separated by newlines: what a quotation is looked up in
+    text: str = ""
 
     @classmethod
     def build(cls, units: Sequence["LemmaUnit"], idf: Mapping[str, float], dictionary: Cedict | None = None) -> "Bridge":
@@ -122,7 +128,8 @@ class Bridge:
             for reading in islice(product(*(dictionary.readings(ch) for ch in term)), MAX_READINGS):
                 by_reading.setdefault("".join(reading), []).append(term)
         return cls(idf, glosses, {k: tuple(dict.fromkeys(v)) for k, v in by_gloss.items()}, ritual, chars,
-                   dictionary, frozenset(targets), {k: tuple(v) for k, v in by_reading.items()})
+                   dictionary, frozenset(targets), {k: tuple(v) for k, v in by_reading.items()},
+                   "\n".join(normalize(u.full_text) for u in units))
 
     # ── the three bridges ──────────────────────────────────────────────────────
 
@@ -263,6 +270,23 @@ class Bridge:
         matched = tuple(t for t in self.glossed_terms(query) if t in extra)
         return replace(query, expansions=(*query.expansions, *matched), bridged=extra, understood=True)
 
+    def quotes_elsewhere(self, query: "Query") -> bool:
+        """The question quotes another text and not this corpus: it has a quotation of QUOTE_CHARS or more
+        characters that shares no run of QUOTE_CHARS with the corpus (「學而時習之，不亦說乎」), and none that
+        does. Readers who quote the corpus quote it closely; measured on every answerable dev and held-out
+        question with a quotation (22), none quotes anything else."""
+        if not self.text:
+            return False
+        elsewhere = False
+        for quoted in _QUOTATION.findall(query.text):
+            run = "".join(cjk_runs(normalize(quoted)))
+            if len(run) < QUOTE_CHARS:
+                continue
+            if any(run[i : i + QUOTE_CHARS] in self.text for i in range(len(run) - QUOTE_CHARS + 1)):
+                return False  # it quotes the corpus (too)
+            elsewhere = True
+        return elsewhere
+
     def outside_rites(self, query: "Query") -> tuple[str, ...]:
         """The question's rites outside the corpus, less those whose Chinese name it writes only inside
         a longer ritual term of the corpus (大射 of 大射正, the 燕禮's officer who directs its archery)."""
@@ -301,7 +325,8 @@ class Bridge:
                 if any(run[i : i + n] in self.ritual_terms for i in range(len(run) - n + 1)):
                     return True
         # the question's own words spell out a gloss of the corpus (扶…樂工 of 「相，扶工也」)
-        if self.reached_glosses([r for r in runs if len(r) > 1], min_gloss=2):
+        # (a term that is grammar, 所 or 者, names no topic however its gloss is spelled)
+        if any(t not in _NOT_A_TOPIC for t in self.reached_glosses([r for r in runs if len(r) > 1], min_gloss=2)):
             return True
         # a one-character term counts where it cannot be a modern word's character: standing alone in
         # a classical question (問賓、介者何) or quoted (「旨」是什麼意思) — 「大海的詩」 names no rite

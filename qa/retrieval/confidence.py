@@ -102,6 +102,7 @@ class Signals:
     ritual: float | None  # share of the question that is corpus / ritual vocabulary (None: not measured)
     dense: float | None  # best dense passage score (None: not measured, e.g. lexical-only ranking)
     named: bool = False  # the question writes a ritual term of the corpus (never refused)
+    elsewhere: bool = False  # the question quotes another text, not this corpus (never confident)
 
 
 def _content_terms(query: "Query", idf: Mapping[str, float], unknown: float) -> tuple[dict[str, float], set[str]]:
@@ -194,6 +195,8 @@ class Calibration:
         return saved
 
     def low_confidence(self, s: Signals) -> bool:
+        if s.elsewhere:  # 「學而時習之」, 「道可道」: about a text the corpus does not hold, whatever it names
+            return True
         if s.named:
             return False
         ritual = s.ritual or 0.0

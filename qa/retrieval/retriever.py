@@ -241,7 +241,8 @@ class HybridRetriever:
             fused = rerank(q, [(by_id[u], s) for u, s in fuse(rankings, weights_for(q))], idf)[:k]
             lex_ps = {self.units[u].id: ps for u, _, ps in lex.units}
             den_ps = {self.units[u].id: ps for u, _, ps in den.units}
-            signals = Signals(ritual=ritual_share(q, idf), dense=den.top, named=self.bridge.names_ritual_term(q))
+            signals = Signals(ritual=ritual_share(q, idf), dense=den.top, named=self.bridge.names_ritual_term(q),
+                              elsewhere=self.bridge.quotes_elsewhere(q))
             low = self.calibration.low_confidence(signals)
             hits = []
             for unit, score in fused:
