@@ -32,7 +32,7 @@ import qa.retrieval.retriever as retriever_module
 from qa import Retriever
 from qa.evaluate import Question, read_questions
 from qa.retrieval.features import FEATURES, features
-from qa.retrieval.rerank import DEPTH, rerank
+from qa.retrieval.rerank import DEPTH
 from qa.retrieval.terms import query_terms
 
 log = logging.getLogger("train_rerank")
