@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING
 
 from ..corpus.units import LemmaUnit
 from ..retrieval.terms import QueryTerms, gloss_strength, glosses_tail, query_terms
+from ..retrieval.terms import explains as _explains
+from ..retrieval.terms import says_kind as _says_kind
 from ..text.normalize import normalize
 from ..text.tokens import bigrams, cjk_runs
 
@@ -97,19 +99,6 @@ PIECE_CHARS = 6
 _LEAD = re.compile(r"(?:[○\s]|釋曰[︰：:]?|释曰[︰：:]?)+")
 #: Function characters that carry no topic on their own (normalized forms).
 _SECTION_NOTE = re.compile(r"自此(?:已下|以下|以上|已上)?至")
-#: Words that mark a sentence as giving a reason (normalized): 以其, 所以, 故 (not 故云 / 故知,
-#: which only quote or infer), 示 / 明 (to show), 欲, 嫌, 不敢, 尊之 / 敬.
-_EXPLAIN = re.compile(r"以其|所以|是以|为其|故(?![云言知曰经注郑下上]|不与|与此)|示|明(?![日矣])|欲|嫌|不敢|尊之|敬")
-#: A 注's closing purpose clause 「以全交也」 (in a 疏 「以…也」 more often restates the 經).
-_PURPOSE = re.compile(r"以[^以]{1,8}也$")
-#: Place and number words, for questions asking where or how many.
-#: A place said as a place (在…之南, 北面, 阶上, 堂下, 其位), not any 南 (of 南陔, a song's name).
-_PLACE = re.compile(
-    r"在[^，。；]{0,8}?[东西南北上下前后中间]|[东西南北]面|[东西南北]上|之[东西南北]|[东西南北][阶序楹堂房]"
-    r"|[阶堂庭门楹序房室][上下前后东西南北间内外]|位"
-)
-#: A number that counts something (六者, 四人, 三年, 丈六尺, 凡…), not the 一 of 「一歌則一吹」.
-_NUMBER = re.compile(r"[二三四五六七八九十百][者篇人年尺丈寸拜爵终成等命日月番]|[一二三四五六七八九十百]{2,}|凡|丈|尺|年")
 # ---------------------------------------------------------------- sentences
 
 
@@ -297,15 +286,6 @@ def _score(
     elif terms.asked_layer and c.layer != terms.asked_layer:
         readable *= EARLIER_LAYER  # named as what the question quotes, not what it asks
     return (coverage + bonus) * tail * readable * _layer_prior(c.layer, terms) * RANK_PRIOR[c.rank] * unit_weight
-
-
-def _says_kind(norm: str, terms: QueryTerms) -> bool:
-    """Whether a sentence says the place a where question asks or the number a how-many one asks."""
-    return bool((terms.where and _PLACE.search(norm)) or (terms.count and _NUMBER.search(norm)))
-
-
-def _explains(norm: str, layer: str) -> bool:
-    return bool(_EXPLAIN.search(norm) or (layer != "shu" and _PURPOSE.search(norm)))
 
 
 def _layer_prior(layer: str, terms: QueryTerms) -> float:

@@ -17,21 +17,38 @@ constants (no learned weights):
   about; a unit that only quotes them in a long 疏 is not (a small bonus, see ``JING_BONUS``).
 
 The result keeps the fused order (and scores) for everything below ``DEPTH``.
+
+**Learned re-ranker.** With ``LEARNED`` on and weights in ``qa/data/rerank.tsv``, the head is
+ordered instead by a linear model over the generic features of :mod:`qa.retrieval.features`
+(the fused score, each retriever's rank and score, shares of the question's terms by layer and
+in the best sentence, gloss, rite, commentator, reason and place cues), trained pairwise on the
+real development questions by ``scripts/train_rerank.py``. Its scores are spread back over the
+head's range of fused scores, so the tail stays below the head.
 """
 
 from __future__ import annotations
 
+import logging
 import re
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Sequence
 
+import numpy as np
+
+from ..errors import DataTableError
 from ..text.normalize import normalize
+from ..text.tables import data_dir, per_directory, read_table
 from ..text.tokens import word_terms
+from .features import FEATURES, Evidence, features
 from .terms import gloss_strength, query_terms
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..corpus.units import LemmaUnit
     from .query import Query
     from .terms import QueryTerms
+
+log = logging.getLogger(__name__)
 
 #: How many fused units are re-ordered (deeper ones keep their order, after these).
 DEPTH = 30
@@ -48,6 +65,10 @@ GLOSS_BONUS = 0.45
 GLOSS_LAYERS: Mapping[str, float] = {"zhu": 1.0, "xiyi": 0.8, "shu": 0.5}
 #: Share of the query's terms found in the unit's 經 (not only its commentary) adds this much.
 JING_BONUS = 0.2
+#: The learned re-ranker's weights (a data table; see scripts/train_rerank.py).
+RERANK_TABLE = "rerank.tsv"
+#: Whether the learned re-ranker orders the head (else the hand-set bonuses above).
+LEARNED = False
 
 
 def share(terms: set[str], text: str, idf: Mapping[str, float] | None = None) -> float:
@@ -83,16 +104,71 @@ def rite_of(unit_id: str) -> str:
     return parts[1] if len(parts) >= 3 else ""
 
 
+@dataclass(frozen=True, slots=True)
+class Model:
+    """A linear re-ranker: one weight per feature of :data:`qa.retrieval.features.FEATURES`, in that order."""
+
+    weights: np.ndarray
+    path: str
+
+    def score(self, x: np.ndarray) -> np.ndarray:
+        return np.asarray(x @ self.weights, dtype=np.float64)
+
+
+@per_directory
+def _model_in(directory: Path) -> Model:
+    rows = read_table(RERANK_TABLE, directory)
+    weights: dict[str, float] = {}
+    for row in rows:
+        name = row.fields[0]
+        if name not in FEATURES:
+            raise row.error(f"unknown re-ranker feature {name!r} (known: {', '.join(FEATURES)})")
+        try:
+            weights[name] = float(row.fields[1])
+        except ValueError:
+            raise row.error(f"weight of {name} is not a number: {row.fields[1]!r}") from None
+    missing = [f for f in FEATURES if f not in weights]
+    if missing:
+        raise DataTableError(f"re-ranker weights missing for {', '.join(missing)}", path=str(directory / RERANK_TABLE))
+    return Model(np.array([weights[f] for f in FEATURES], dtype=np.float64), str(directory / RERANK_TABLE))
+
+
+def learned_model() -> Model:
+    """The learned re-ranker's weights (``qa/data/rerank.tsv`` of the data directory), read once per directory."""
+    return _model_in(data_dir())
+
+
+def _learned(query: "Query", head: list[tuple["LemmaUnit", float]], idf: Mapping[str, float] | None,
+             evidence: Mapping[str, Evidence] | None, model: Model) -> list[tuple["LemmaUnit", float]]:
+    top = max(s for _, s in head) or 1.0
+    x = features(query, query_terms(query), head, idf, evidence)
+    z = model.score(x)
+    # Back on the fused scale: the learned scores spread linearly over the head's fused range
+    # (the best gets the best fused score, the worst the worst), so the tail stays below the
+    # head and a near-tie in the model is a near-tie in the scores.
+    lo, hi = float(x[:, 0].min()), float(x[:, 0].max())
+    spread = float(z.max() - z.min())
+    s = lo + (z - z.min()) * ((hi - lo) / spread) if spread > 0 else np.full(len(z), hi)
+    order = sorted(range(len(head)), key=lambda i: (-z[i], i))
+    return [(head[i][0], float(s[i]) * top) for i in order]
+
+
 def rerank(query: "Query", fused: Sequence[tuple["LemmaUnit", float]],
-           idf: Mapping[str, float] | None = None) -> list[tuple["LemmaUnit", float]]:
+           idf: Mapping[str, float] | None = None, *,
+           evidence: Mapping[str, Evidence] | None = None,
+           learned: bool | None = None) -> list[tuple["LemmaUnit", float]]:
     """Re-order the first ``DEPTH`` of ``fused`` ((unit, fused score), best first); scores become the new ones.
 
     ``idf`` (token → inverse document frequency, e.g. :meth:`qa.indexing.lexical.LexicalIndex.term_idf`)
-    weighs the terms; without it every term counts the same.
+    weighs the terms; without it every term counts the same. ``evidence`` (unit id → each
+    retriever's rank and score) feeds the learned model; ``learned`` (default ``LEARNED``)
+    chooses it over the hand-set bonuses.
     """
     head, tail = list(fused[:DEPTH]), list(fused[DEPTH:])
     if not head:
         return []
+    if LEARNED if learned is None else learned:
+        return _learned(query, head, idf, evidence, learned_model()) + tail
     top = max(s for _, s in head) or 1.0
     own = word_terms((*query.segments, *query.expansions))
     context = word_terms(query.context) - own if query.context else set()
@@ -120,4 +196,4 @@ def rerank(query: "Query", fused: Sequence[tuple["LemmaUnit", float]],
     return [(u, s * top) for u, s, _ in rescored] + tail
 
 
-__all__ = ["rerank", "share", "DEPTH", "FOLLOW_OWN", "FOLLOW_CONTEXT", "RITE_BONUS", "JING_BONUS", "GLOSS_BONUS", "gloss_score"]
+__all__ = ["rerank", "learned_model", "Model", "LEARNED", "RERANK_TABLE", "share", "DEPTH", "FOLLOW_OWN", "FOLLOW_CONTEXT", "RITE_BONUS", "JING_BONUS", "GLOSS_BONUS", "gloss_score"]

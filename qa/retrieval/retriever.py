@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Self, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Self, Sequence
 
 import numpy as np
 
@@ -21,6 +21,7 @@ from ..indexing.store import load_index
 from ..settings import Settings
 from .bridge import Bridge
 from .confidence import Calibration, Signals, calibrate, ritual_share
+from .features import Evidence
 from .fusion import fuse, weights_for
 from .query import Query, analyze
 from .rerank import rerank
@@ -179,6 +180,18 @@ class DenseRetriever(_PassageRetriever):
         return Signals(ritual=ritual_share(query, self.data.lexical.term_idf()), dense=ranking.top)
 
 
+def _evidence(rankings: Mapping[str, Sequence[tuple[str, float]]]) -> dict[str, Evidence]:
+    """Each unit's rank (1-based) and score on the lexical and the dense side, for the re-ranker."""
+    lexical = {u: (r, s) for r, (u, s) in enumerate(rankings.get("lexical", ()), 1)}
+    dense = {u: (r, s) for r, (u, s) in enumerate(rankings.get("dense", ()), 1)}
+    out = {}
+    for u in lexical.keys() | dense.keys():
+        lr, ls = lexical.get(u, (0, 0.0))
+        dr, ds = dense.get(u, (0, 0.0))
+        out[u] = Evidence(lr, float(ls), dr, float(ds))
+    return out
+
+
 class HybridRetriever:
     """Hybrid retrieval: lexical + dense, fused. ``load()`` builds the index on first use.
 
@@ -238,7 +251,8 @@ class HybridRetriever:
                 "dense": [(self.units[u].id, s) for u, s, _ in den.units],
             }
             by_id = {u.id: u for u in (self.units[i] for i, _, _ in (*lex.units, *den.units))}
-            fused = rerank(q, [(by_id[u], s) for u, s in fuse(rankings, weights_for(q))], idf)[:k]
+            evidence = _evidence(rankings)
+            fused = rerank(q, [(by_id[u], s) for u, s in fuse(rankings, weights_for(q))], idf, evidence=evidence)[:k]
             lex_ps = {self.units[u].id: ps for u, _, ps in lex.units}
             den_ps = {self.units[u].id: ps for u, _, ps in den.units}
             signals = Signals(ritual=ritual_share(q, idf), dense=den.top, named=self.bridge.names_ritual_term(q),

@@ -188,6 +188,31 @@ def _glossed_term(text: str, terms: QueryTerms) -> str:
     return head_norm if glossy else ""
 
 
+#: Words that mark a sentence as giving a reason (normalized): 以其, 所以, 故 (not 故云 / 故知,
+#: which only quote or infer), 示 / 明 (to show), 欲, 嫌, 不敢, 尊之 / 敬.
+_EXPLAIN = re.compile(r"以其|所以|是以|为其|故(?![云言知曰经注郑下上]|不与|与此)|示|明(?![日矣])|欲|嫌|不敢|尊之|敬")
+#: A 注's closing purpose clause 「以全交也」 (in a 疏 「以…也」 more often restates the 經).
+_PURPOSE = re.compile(r"以[^以]{1,8}也$")
+#: Place and number words, for questions asking where or how many.
+#: A place said as a place (在…之南, 北面, 阶上, 堂下, 其位), not any 南 (of 南陔, a song's name).
+_PLACE = re.compile(
+    r"在[^，。；]{0,8}?[东西南北上下前后中间]|[东西南北]面|[东西南北]上|之[东西南北]|[东西南北][阶序楹堂房]"
+    r"|[阶堂庭门楹序房室][上下前后东西南北间内外]|位"
+)
+#: A number that counts something (六者, 四人, 三年, 丈六尺, 凡…), not the 一 of 「一歌則一吹」.
+_NUMBER = re.compile(r"[二三四五六七八九十百][者篇人年尺丈寸拜爵终成等命日月番]|[一二三四五六七八九十百]{2,}|凡|丈|尺|年")
+
+
+def says_kind(norm: str, terms: QueryTerms) -> bool:
+    """Whether a (normalized) sentence says the place a where question asks or the number a how-many one asks."""
+    return bool((terms.where and _PLACE.search(norm)) or (terms.count and _NUMBER.search(norm)))
+
+
+def explains(norm: str, layer: str) -> bool:
+    """Whether a (normalized) sentence of ``layer`` gives a reason (以其, 所以, 故, 示 …; a 注's 「以…也」)."""
+    return bool(_EXPLAIN.search(norm) or (layer != "shu" and _PURPOSE.search(norm)))
+
+
 def glosses_tail(text: str, terms: QueryTerms) -> bool:
     """The sentence glosses the term the question ends on (越 of 「挎越之越者何」, 肆 of 「東肆，肆何謂也」)."""
     x = _glossed_term(text, terms)
@@ -223,4 +248,4 @@ def gloss_strength(text: str, terms: QueryTerms) -> float:
     return HEAD_GLOSS if whole.startswith(x) else max(PART_GLOSS, len(x) / len(whole))
 
 
-__all__ = ["QueryTerms", "gloss_strength", "glosses_tail", "query_terms"]
+__all__ = ["QueryTerms", "explains", "gloss_strength", "glosses_tail", "query_terms", "says_kind"]

@@ -53,6 +53,8 @@ TABLES: dict[str, TableSpec] = {
     "offtopic.tsv": TableSpec(("question", "lang"), 1),
     "jing_reference.txt": TableSpec(("normalized 經 text",), 1),
     "corrections.tsv": TableSpec(("source file", "wrong form in context", "corrected", "why"), 4, indexed=False),
+    # the learned re-ranker's weights: they order search results, never what an index stores
+    "rerank.tsv": TableSpec(("feature", "weight"), 2, indexed=False),
 }
 
 

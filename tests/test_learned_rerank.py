@@ -1,0 +1,71 @@
+"""The learned re-ranker: its weights table, its features on the real corpus, and what it prefers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from qa.retrieval import rerank as rerank_module
+from qa.retrieval.features import FEATURES, Evidence, features
+from qa.retrieval.query import analyze
+from qa.retrieval.rerank import DEPTH, learned_model, rerank
+from qa.retrieval.terms import query_terms
+from qa.text.tables import TABLES, table_hashes
+
+
+def test_weights_load_one_finite_weight_per_feature():
+    model = learned_model()
+    assert model.weights.shape == (len(FEATURES),)
+    assert np.isfinite(model.weights).all()
+    assert model.path.endswith("rerank.tsv")
+
+
+def test_the_weights_table_is_not_part_of_what_an_index_is_built_from():
+    assert TABLES["rerank.tsv"].indexed is False
+    assert "rerank.tsv" not in table_hashes()
+
+
+def test_a_table_naming_an_unknown_feature_is_a_one_line_error(tmp_path):
+    from qa.errors import DataTableError
+
+    (tmp_path / "rerank.tsv").write_text("# made by hand\nno_such_feature\t1.0\n", encoding="utf-8")
+    with pytest.raises(DataTableError, match="unknown re-ranker feature"):
+        rerank_module._model_in(tmp_path)
+
+
+def _units(r, *ids):
+    by_id = {u.id: u for u in r.units}
+    return [by_id[i] for i in ids]
+
+
+def test_a_unit_glossing_the_asked_term_rises_above_one_that_only_mentions_it(real_retriever):
+    # 仪礼析疑 quotes 「賓以旅酬于西階上」; 鄉飲酒禮's 「司正升相旅」 has the 注 「旅，序也」
+    mention, gloss = _units(real_retriever, "xiyi.yan.033", "zhushu.xiangyin.104")
+    q = analyze("旅酬是什麼意思？")
+    fused = [(mention, 0.08), (gloss, 0.079)]
+    evidence = {mention.id: Evidence(1, 12.0, 1, 0.8), gloss.id: Evidence(2, 11.0, 2, 0.78)}
+    out = rerank(q, fused, evidence=evidence, learned=True)
+    assert [u.id for u, _ in out] == [gloss.id, mention.id]
+    assert out[0][1] == pytest.approx(0.08)  # the best keeps the best fused score: ratios stay meaningful
+
+
+@pytest.mark.parametrize("question, history", [
+    ("旅酬是什麼意思？", ()),
+    ("為什麼主人要洗爵？", ()),
+    ("Where does the guest stand when he is toasted?", ()),
+    ("燕禮裡賈疏怎麼說膳宰？", ()),
+    ("那介呢？", ("賓為什麼說旨？",)),
+])
+def test_features_on_the_real_corpus_are_finite_and_the_learned_order_is_a_permutation(real_retriever, monkeypatch,
+                                                                                        question, history):
+    q = real_retriever.understand(analyze(question, history=history))
+    hits = real_retriever.search(q, DEPTH)
+    fused = [(h.unit, h.score) for h in hits]
+    x = features(q, query_terms(q), fused, real_retriever.data.lexical.term_idf())
+    assert x.shape == (len(fused), len(FEATURES)) and np.isfinite(x).all()
+    assert ((x >= 0) & (x <= 1.0 + 1e-9)).all()  # every feature is a share, a reciprocal rank or a flag
+    monkeypatch.setattr(rerank_module, "LEARNED", True)
+    learned = real_retriever.search(q, DEPTH)
+    assert sorted(h.unit.id for h in learned) == sorted(h.unit.id for h in hits)
+    assert all(np.isfinite(h.score) for h in learned)
+    assert [h.score for h in learned] == sorted((h.score for h in learned), reverse=True)
