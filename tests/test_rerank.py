@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from qa.corpus.units import LemmaUnit
 from qa.retrieval.query import analyze
-from qa.retrieval.rerank import DEPTH, gloss_score, rerank, share
+from qa.retrieval.rerank import DEPTH, gloss_score, has_layer, rerank, share
 from qa.retrieval.terms import query_terms
 
 
@@ -39,6 +39,19 @@ def test_follow_up_puts_the_new_subject_first():
     order = [u.id for u, _ in rerank(q, fused, idf)]
     # the old subject alone falls below both units about 介; the one in the old situation leads
     assert order == [JIE_GAOZHI.id, JIE_ONLY.id, BIN_GAOZHI.id]
+
+
+def test_a_named_commentator_prefers_units_holding_that_layer():
+    xiyi = LemmaUnit(id="xiyi.yan.1", work="儀禮析疑", rite="燕禮", source="x.txt", lines=(1, 1), section="經",
+                     jing="宾升自西阶告旨", xiyi="告旨者所以答主人之意也")
+    assert has_layer(xiyi, "xiyi") and not has_layer(BIN_GAOZHI, "xiyi") and has_layer(BIN_GAOZHI, "zhu")
+    q = analyze("告旨，方苞怎麼看？")
+    assert q.layers == ("xiyi",)
+    assert rerank(q, [(BIN_GAOZHI, 0.08), (xiyi, 0.075)])[0][0].id == xiyi.id
+    # naming two (鄭注說…，方苞怎麼看) prefers neither: the unit may hold either
+    two = analyze("鄭注說旨，美也，方苞怎麼看告旨？")
+    assert len(set(two.layers)) == 2
+    assert rerank(two, [(BIN_GAOZHI, 0.08), (xiyi, 0.075)])[0][0].id == BIN_GAOZHI.id
 
 
 def test_named_rite_is_preferred():
