@@ -75,6 +75,21 @@ def test_other_rite_gets_a_scope_notice(real_retriever):
     assert not en.found and "does not contain" in en.notice
 
 
+def test_other_classics_are_outside_unless_the_question_is_about_the_corpus(real_retriever):
+    a = real_retriever.ask("孟子言四端，其目為何？")
+    assert not a.found and "孟子" in a.notice
+    assert not real_retriever.ask("What does the Analects say about filial piety?").found
+    # the 注 cites the 周禮: a question about that citation names the 注, and is answered
+    cited = real_retriever.ask("鄭注為什麼引周禮鍾師來解釋奏陔？")
+    assert cited.found and not cited.notice
+
+
+def test_a_quotation_of_another_text_is_not_answered(real_retriever):
+    """A quotation that shares no four characters with the corpus quotes another book."""
+    assert not real_retriever.ask("「道可道，非常道」，其義云何？").found
+    assert real_retriever.ask("經云「主人就先生而謀賓、介」，先生何謂？").found  # quoting the corpus
+
+
 def test_a_corpus_term_holding_a_rite_name_is_no_other_rite(real_retriever):
     """大射正 is the 燕禮's officer who directs its archery (「若射，則大射正為司射」), not the 大射儀."""
     a = real_retriever.ask("大射正是什麼官？")

@@ -245,7 +245,10 @@ def compose_answer(
     """The answer to ``query`` from ``hits``: up to ``max_sentences`` cited sentences, or a
     plain "nothing answers this" when the retriever found nothing relevant."""
     hits = tuple(hits)
-    outside = tuple(getattr(query, "other_rites", ())) if not getattr(query, "rites", ()) else ()
+    # a question naming a rite or a commentator of the corpus is about it, whatever else it names
+    # (「鄭注引周禮何意？」); so is one quoting its 經 (below)
+    named_here = getattr(query, "rites", ()) or getattr(query, "layers", ())
+    outside = tuple(getattr(query, "other_rites", ())) if not named_here else ()
     if outside and quotes_jing(query, hits):
         outside = ()  # 「舉觶者降，鄉射於此有大夫之文，此何以不言？」 asks about this corpus's 經, comparing
     found = bool(hits) and not hits[0].low_confidence

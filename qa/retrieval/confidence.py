@@ -20,6 +20,12 @@ A third signal, ``named``, is whether the question itself writes a ritual term o
 see :meth:`qa.retrieval.bridge.Bridge.names_ritual_term`): such a question is about the corpus
 however much modern phrasing surrounds the term (「乐正到底是干什么的？」), and is never refused.
 
+A fourth, ``elsewhere``, is whether the question quotes another text and not this one (a quotation of
+four or more characters sharing no four-character run with the corpus: 「學而時習之，不亦說乎」;
+:meth:`qa.retrieval.bridge.Bridge.quotes_elsewhere`): such a question is never confident, whatever
+it names. And an all-English question needs two words of the glossary to count as ritual vocabulary
+at all ("how do I cook rice" has one; see ``ENGLISH_MIN_WORDS``).
+
 A result is **confident** when it names a ritual term, when ``ritual >= RITUAL_MIN``, or when
 the dense score clears the calibrated threshold and ``ritual >= RITUAL_FLOOR`` (a paraphrase
 in other words than the corpus's, never a question with no ritual word at all). Otherwise every hit is marked
