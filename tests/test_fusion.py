@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from qa.retrieval.fusion import DEFAULT_WEIGHTS, ENGLISH_WEIGHTS, RRF_K, fuse, weights_for
+from qa.retrieval.fusion import DEFAULT_WEIGHTS, ENGLISH_WEIGHTS, RRF_K, SHADOW_WEIGHT, fuse, weights_for
 from qa.retrieval.query import analyze
 
 
@@ -55,5 +55,6 @@ def test_empty_rankings():
 
 
 def test_weights_by_kind_of_question():
-    assert weights_for(analyze("Why does the guest bow?")) == ENGLISH_WEIGHTS
-    assert weights_for(analyze("賓為什麼告旨？")) == DEFAULT_WEIGHTS
+    assert weights_for(analyze("Why does the guest bow?")) == {**ENGLISH_WEIGHTS, "shadow": SHADOW_WEIGHT}
+    assert weights_for(analyze("賓為什麼告旨？")) == {**DEFAULT_WEIGHTS, "shadow": SHADOW_WEIGHT}
+    assert weights_for(analyze("賓告旨者何？")) == DEFAULT_WEIGHTS  # classical: no English shadow

@@ -22,9 +22,10 @@ from ..settings import Settings
 from .bridge import Bridge
 from .confidence import Calibration, Signals, calibrate, ritual_share
 from .features import Evidence
-from .fusion import fuse, weights_for
+from .fusion import fuse, shadow_weight, weights_for
 from .query import Query, analyze
 from .rerank import rerank
+from .shadow import EnglishShadow
 
 if TYPE_CHECKING:
     from ..indexing.passages import Passage
@@ -202,11 +203,13 @@ class HybridRetriever:
         self.settings = settings
         self.data = data
         self.units: tuple[LemmaUnit, ...] = data.units
+        self._index_of = {u.id: i for i, u in enumerate(data.units)}
         self.manifest: dict[str, Any] = data.manifest
         self.calibration = Calibration.for_index(data)  # computed when the index was built, never here
         self.lexical = LexicalRetriever(data, settings, self.calibration)
         self.dense = DenseRetriever(data, settings, self.calibration)
         self._bridge: "Bridge | None" = None
+        self._shadow: EnglishShadow | None = None
 
     @property
     def bridge(self) -> "Bridge":
@@ -215,6 +218,20 @@ class HybridRetriever:
 
             self._bridge = Bridge.build(self.units, self.data.lexical.term_idf())
         return self._bridge
+
+    @property
+    def shadow(self) -> EnglishShadow:
+        """The units' English shadow (qa.retrieval.shadow: translated through the glossary and CC-CEDICT), built on first use."""
+        if self._shadow is None:
+            self._shadow = EnglishShadow.build(self.units, self.bridge.dictionary)
+        return self._shadow
+
+    def shadow_ranking(self, query: "Query") -> list[tuple[str, float]]:
+        """The English-shadow channel's units for ``query`` (qa.retrieval.shadow), best first; [] where
+        the question's language does not use the channel."""
+        if not shadow_weight(query):
+            return []
+        return [(self.units[u].id, s) for u, s in self.shadow.rank(self.shadow.words(query), FUSION_DEPTH)]
 
     def understand(self, query: "Query") -> "Query":
         """``query`` with the corpus terms the bridge finds for its words (see qa.retrieval.bridge)."""
@@ -250,7 +267,11 @@ class HybridRetriever:
                 "lexical": [(self.units[u].id, s) for u, s, _ in lex.units],
                 "dense": [(self.units[u].id, s) for u, s, _ in den.units],
             }
+            shadow = self.shadow_ranking(q)
+            if shadow:
+                rankings["shadow"] = shadow
             by_id = {u.id: u for u in (self.units[i] for i, _, _ in (*lex.units, *den.units))}
+            by_id.update((u, self.units[self._index_of[u]]) for u, _ in shadow if u not in by_id)
             evidence = _evidence(rankings)
             fused = rerank(q, [(by_id[u], s) for u, s in fuse(rankings, weights_for(q))], idf, evidence=evidence)[:k]
             lex_ps = {self.units[u].id: ps for u, _, ps in lex.units}
