@@ -102,3 +102,14 @@ def test_channel_is_cheap_per_question(real_retriever):
     for _ in range(50):
         real_retriever.shadow_ranking(q)
     assert (time.perf_counter() - started) / 50 < 0.005
+
+
+def test_a_sentence_read_in_english_for_an_english_question():
+    """english_of reads one sentence as the shadow reads a unit; question_words keeps a question's content words."""
+    from qa.retrieval.query import analyze
+    from qa.retrieval.shadow import english_of, question_words
+    from qa.text.normalize import normalize
+
+    assert {"cloth", "cover", "jar"} <= english_of(normalize("冪，覆尊巾。"))
+    assert {"cloth", "jar"} <= question_words(analyze("What is the cloth over the wine jar made of?"))
+    assert question_words(analyze("冪是什麼？")) == frozenset()  # a Chinese question has none

@@ -20,6 +20,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..corpus.units import LemmaUnit
+from ..retrieval.shadow import english_of, question_words
 from ..retrieval.terms import QueryTerms, gloss_strength, glosses_tail, query_terms
 from ..retrieval.terms import explains as _explains
 from ..retrieval.terms import says_kind as _says_kind
@@ -68,6 +69,9 @@ KIND_BONUS = 0.15
 #: where / how-many question (the 經 itself says where and how many).
 WHY_JING_PRIOR = 0.3
 PLACE_JING_PRIOR = 0.9
+#: An English question: the share of its words that a sentence's dictionary reading holds (the English
+#: shadow's translation, qa.retrieval.shadow) adds this much to the sentence's coverage.
+ENGLISH_SHARE = 0.5
 #: Weight of a unit of a rite other than the one the question names.
 OTHER_RITE = 0.4
 #: An answer item may join up to WINDOW adjacent sentences of one layer when together
@@ -241,8 +245,11 @@ def _score(
     matched: Sequence[str],
     unit_weight: float = 1.0,
     question: frozenset[str] = frozenset(),
+    english: frozenset[str] = frozenset(),
 ) -> float:
     coverage = _coverage(c.norm, weights)
+    if english:  # an English question: its own words against the sentence's English (the shadow's reading)
+        coverage += ENGLISH_SHARE * len(english & english_of(c.norm)) / len(english)
     if c.layer in ("zhu", "xiyi"):
         # a 注 (or 析疑 note) comments on its 經: when the question is about that 經, its
         # commentary answers it even in other words
@@ -326,8 +333,9 @@ def select_sentences(query: "Query", hits: Sequence["Hit"], max_sentences: int =
         matched[hit.unit.id] = [normalize(p.text) for p in hit.passages]
     units = _unit_weights(hits[: len(RANK_PRIOR)], weights)
     question = frozenset(b for r in cjk_runs(query.norm) for b in bigrams(r))
+    english = question_words(query) if query.lang in ("en", "mixed") and ENGLISH_SHARE else frozenset()
     scored = sorted(
-        ((c, _score(c, terms, weights, matched.get(c.unit.id, ()), units[c.unit.id], question)) for c in cands),
+        ((c, _score(c, terms, weights, matched.get(c.unit.id, ()), units[c.unit.id], question, english)) for c in cands),
         key=lambda cs: -cs[1],
     )
     best = scored[0][1]

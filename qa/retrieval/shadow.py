@@ -28,7 +28,8 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -77,9 +78,12 @@ class EnglishShadow:
 
     @classmethod
     def build(cls, units: Sequence["LemmaUnit"], dictionary: Cedict | None = None) -> "EnglishShadow":
-        dictionary = dictionary if dictionary is not None else cedict()
         stop = stopwords()
-        translator = _Translator(dictionary, _reverse_glossary(stop), stop)
+        # the default translator's word cache then also serves english_of (answer sentences)
+        if dictionary is None or dictionary is cedict():
+            translator = _default_translator()
+        else:
+            translator = _Translator(dictionary, _reverse_glossary(stop), stop)
         bags = [translator.shadow(u) for u in units]
         n = len(bags)
         lengths = np.array([sum(b.values()) for b in bags], dtype=np.float64)
@@ -163,6 +167,33 @@ class EnglishShadow:
 # ── translation ────────────────────────────────────────────────────────────────
 
 
+def question_words(query: "Query") -> frozenset[str]:
+    """An English question's content words in the shadow's form (stemmed, stopwords dropped)."""
+    stop = stopwords()
+    out = set()
+    for seg in query.segments:
+        for w in WORD.findall(seg.lower()) if seg.isascii() else ():
+            s = english_key(w)
+            if w not in stop and s not in stop and len(s) > 1:
+                out.add(s)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=1)
+def _default_translator() -> "_Translator":
+    stop = stopwords()
+    return _Translator(cedict(), _reverse_glossary(stop), stop)
+
+
+@lru_cache(maxsize=8192)
+def english_of(text: str) -> frozenset[str]:
+    """The English words a (normalized) Chinese text translates to, as the shadow reads it: for matching
+    an English question's words against one sentence (qa.answering.sentences)."""
+    t = _default_translator()
+    return frozenset(w for run in cjk_runs(text) for word in t.words(run) for w in t.english(word))
+
+
+
 def english_key(word: str) -> str:
     """The shadow's form of an English word: stemmed, and a final e dropped, so the light stemmer's
     "named" → nam, "tasting" → tast, "pledged" → pledg meet name, taste and pledge."""
@@ -214,6 +245,7 @@ class _Translator:
     dictionary: Cedict
     glossed: Mapping[str, Mapping[str, float]]  # corpus term → English words (reverse glossary)
     stop: frozenset[str]
+    _cache: dict[str, dict[str, float]] = field(default_factory=dict, compare=False, repr=False)  # word → english()
 
     def words(self, run: str) -> list[str]:
         """The words of a CJK run: every character but the function ones, and every glossary term or
@@ -230,26 +262,26 @@ class _Translator:
         return out
 
     def english(self, word: str) -> dict[str, float]:
-        found = dict(translate(self.dictionary, word, self.stop))
-        for w, weight in self.glossed.get(word, {}).items():
-            found[w] = max(found.get(w, 0.0), weight)
+        """The English words of one word (CC-CEDICT senses and the reverse glossary), read once."""
+        found = self._cache.get(word)
+        if found is None:
+            found = dict(translate(self.dictionary, word, self.stop))
+            for w, weight in self.glossed.get(word, {}).items():
+                found[w] = max(found.get(w, 0.0), weight)
+            self._cache[word] = found
         return found
 
     def shadow(self, unit: "LemmaUnit") -> dict[str, float]:
         bag: dict[str, float] = {}
-        cache: dict[str, dict[str, float]] = {}
         for layer, text in unit.layer_texts.items():
             lw = LAYER_WEIGHTS.get(layer, 0.0)
             if not lw:
                 continue
             for run in cjk_runs(normalize(text)):
                 for word in self.words(run):
-                    eng = cache.get(word)
-                    if eng is None:
-                        eng = cache[word] = self.english(word)
-                    for w, weight in eng.items():
+                    for w, weight in self.english(word).items():
                         bag[w] = bag.get(w, 0.0) + lw * weight
         return bag
 
 
-__all__ = ["EnglishShadow", "LAYER_WEIGHTS", "FUNCTION_CHARS", "stopwords", "translate"]
+__all__ = ["EnglishShadow", "LAYER_WEIGHTS", "FUNCTION_CHARS", "english_of", "question_words", "stopwords", "translate"]
