@@ -244,3 +244,12 @@ def test_english_hedge_words_are_scaffolding():
                                             ("帮忙倒水的人是谁？", "沃"), ("Does he lean on the wall?", "序")])
 def test_everyday_verbs_and_places_reach_the_corpus_words(question, term):
     assert term in analyze(question).expansions
+
+
+def test_everyday_names_of_the_rites():
+    """國君請客 is the 燕禮, 鄉里喝酒 the 鄉飲酒禮; the first name listed stays what the encoder reads."""
+    from qa.text.lexicon import rite_names
+
+    assert analyze("國君請客的時候，替國君當主人的官喝完為什麼不拜？").rites == ("yan",)
+    assert analyze("鄉里喝酒的時候誰先喝？").rites == ("xiangyin",)
+    assert rite_names()["yan"] == "燕礼" and rite_names()["xiangyin"] == "乡饮酒礼"
