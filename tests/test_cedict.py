@@ -40,6 +40,7 @@ def test_pinyin_spells_ritual_terms(real_retriever):
     assert b.pinyin_terms(analyze("What is the xuanjiu for?")) == ("玄酒",)
     assert b.pinyin_terms(analyze("What does lu chou mean?")) == ("旅酬",)
     assert "旨" in b.pinyin_terms(analyze("Why does the guest say zhi?"))
+    assert b.pinyin_terms(analyze("what is a zhezu, the meat stand?")) == ("折俎",)  # a recurring word of the 經
     assert b.pinyin_terms(analyze("Why does the guest bow?")) == ()  # English words are never read as pinyin
     q = real_retriever.understand(analyze("What is the xuanjiu for?"))
     assert "玄酒" in q.expansions and "玄酒" not in q.bridged  # the reader's own word: BM25 matches it

@@ -27,6 +27,7 @@ that a question naming one is never refused (:func:`names_ritual_term`).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice, product
@@ -35,7 +36,7 @@ from typing import TYPE_CHECKING
 from ..text.cedict import Cedict, cedict, pinyin_key, sense_words
 from ..text.lexicon import glossary, other_rites_table, stem
 from ..text.normalize import normalize
-from ..text.tokens import cjk_runs
+from ..text.tokens import bigrams, cjk_runs
 from .glosses import Gloss, mine_glosses
 from .query import _english
 
@@ -65,6 +66,8 @@ ENGLISH_NAMED_WORDS = 2
 #: composed per term (characters with several readings: 乐 le / yue).
 MAX_PINYIN_WORDS = 4
 MAX_READINGS = 16
+#: A pair of characters of the 經 a reader may spell in pinyin when it occurs at least this often there.
+MIN_JING_PAIR = 2
 #: A one-syllable reading (zhi) is ambiguous: it leads to at most this many one-character terms.
 PER_SYLLABLE = 3
 #: Longest modern word looked up in CC-CEDICT.
@@ -124,7 +127,11 @@ class Bridge:
         targets -= _NOT_A_TOPIC
         dictionary = dictionary if dictionary is not None else cedict()
         by_reading: dict[str, list[str]] = {}
-        for term in sorted(ritual | chars):
+        # what a reader may spell: the ritual terms, and the words of the 經 itself (every pair of
+        # characters that recurs in it: 折俎 of 乃設折俎, 拜送)
+        pairs = Counter(b for u in units for r in cjk_runs(normalize(u.jing)) for b in bigrams(r))
+        spellable = ritual | chars | {b for b, n in pairs.items() if n >= MIN_JING_PAIR}
+        for term in sorted(spellable):
             for reading in islice(product(*(dictionary.readings(ch) for ch in term)), MAX_READINGS):
                 by_reading.setdefault("".join(reading), []).append(term)
         return cls(idf, glosses, {k: tuple(dict.fromkeys(v)) for k, v in by_gloss.items()}, ritual, chars,
