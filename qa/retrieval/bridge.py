@@ -76,7 +76,8 @@ MAX_MODERN = 4
 _PHRASING = frozenset("的了吗呢么们这那哪吧呀啊是有在要就都也还又很把被给让去来说做个什么怎样为")
 
 
-_QUOTED = re.compile(r"[「『“\"']([^」』”\"']{1,4})[」』”\"']")
+#: A short term quoted or put in brackets (「介」, 'he' (和), 案子（俎）): written on purpose.
+_QUOTED = re.compile(r"[「『“\"'（(]([^」』”\"'）)]{1,4})[」』”\"'）)]")
 #: A quotation of at least QUOTE_CHARS characters, and the window a quotation shares with the corpus
 #: when it quotes the corpus (a reader's quotation may differ in a character or two, never in four running).
 _QUOTATION = re.compile(r"[「『“\"]([^」』”\"]+)[」』”\"]")
