@@ -253,3 +253,10 @@ def test_everyday_names_of_the_rites():
     assert analyze("國君請客的時候，替國君當主人的官喝完為什麼不拜？").rites == ("yan",)
     assert analyze("鄉里喝酒的時候誰先喝？").rites == ("xiangyin",)
     assert rite_names()["yan"] == "燕礼" and rite_names()["xiangyin"] == "乡饮酒礼"
+
+
+def test_glossary_words_cover_phrases():
+    from qa.retrieval.query import glossary_words
+
+    assert glossary_words(["keep", "order", "halfway"]) == {"keep", "order"}  # the phrase, not "keep" alone
+    assert glossary_words(["keep", "halfway"]) == set()

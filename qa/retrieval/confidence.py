@@ -56,7 +56,7 @@ from ..errors import IndexStoreError
 from ..text.cedict import cedict
 from ..text.lexicon import glossary
 from ..text.tables import read_table
-from .query import _english, analyze
+from .query import analyze, glossary_words
 
 if TYPE_CHECKING:
     from ..indexing.store import IndexData
@@ -140,10 +140,11 @@ def _content_terms(query: "Query", idf: Mapping[str, float], unknown: float) -> 
             for ch in set(run) - NEUTRAL_CHARS:
                 weights.setdefault(ch, scale * CHAR_WEIGHT * idf.get(ch, unknown))
 
+    covered = glossary_words([s for s in query.segments if s.isascii()])
     for seg in query.segments:
         if seg.isascii():
             weights[f"en:{seg}"] = ENGLISH_WEIGHT
-            if _english([seg], [], [])[1]:
+            if seg in covered:
                 on.add(f"en:{seg}")
         else:
             add_run(seg, 1.0)

@@ -207,6 +207,24 @@ def _english(words: list[str], rites: list[str], layers: list[str]) -> tuple[lis
     return kept, terms
 
 
+def glossary_words(words: Sequence[str]) -> set[str]:
+    """The English words of ``words`` (a question's segments, in order) that a glossary entry covers,
+    phrases included ("keep order" → both words; a lone "keep" is no ritual word)."""
+    gl = glossary().english
+    stems = [stem(w) for w in words]
+    covered: set[str] = set()
+    i = 0
+    while i < len(words):
+        for n in range(min(MAX_PHRASE_WORDS, len(words) - i), 0, -1):
+            if tuple(stems[i : i + n]) in gl:
+                covered.update(words[i : i + n])
+                i += n
+                break
+        else:
+            i += 1
+    return covered
+
+
 # ── language guess (reporting only) ────────────────────────────────────────────
 
 
