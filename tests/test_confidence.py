@@ -36,7 +36,8 @@ RITUAL = ["旨", "何謂旅酬", "What is 旅酬?", "介", "樂正是什麼官",
           "主人酬賓的時候，為什麼要自己先把酒喝了？",
           "Why does the host wash the cup?", "What is the xuanjiu for?", "Why does the guest say zhi?",
           "卿咋没有放肉的案子（俎）？",
-          "Among the mouth-organ players one is called the 'he' (和). What is that?"]  # a glossary phrase counts  # a term put in brackets is written on purpose
+          "Among the mouth-organ players one is called the 'he' (和). What is that?",  # a glossary phrase counts
+          "唱完歌以后接下来干嘛？", "主人敬完酒，接着轮到谁？"]  # sequence frames name nothing off topic  # a term put in brackets is written on purpose
 
 
 def test_calibration_list_is_disjoint_from_the_tested_questions():

@@ -260,3 +260,10 @@ def test_glossary_words_cover_phrases():
 
     assert glossary_words(["keep", "order", "halfway"]) == {"keep", "order"}  # the phrase, not "keep" alone
     assert glossary_words(["keep", "halfway"]) == set()
+
+
+def test_sequence_frames_are_scaffolding_and_the_glossary_reads_what_is_left():
+    q = analyze("唱完歌以后接下来干嘛？")
+    assert "接下来" not in q.core and "受" not in q.expansions  # 接 of 接下來 is no 受 (to receive)
+    assert "歌" in q.expansions or "歌" in q.core
+    assert analyze("整个流程的顺序是怎样的？先献宾还是先献介？").core.split()[-2:] == ["先献宾", "先献介"]

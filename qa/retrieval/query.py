@@ -374,13 +374,15 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
             words.append(s)
             continue
         flush_words()
-        expansions.extend(_glossary_zh(s, gl.chinese, gl.max_zh))
         kept = [
             k
             for named in split_names(s, rites_table(), rites)
             for part in split_names(named, commentators_table(), layers)
             for k in ([part] if english else _strip_scaffolding(part, sc.all_zh))
         ]
+        # the glossary reads what the scaffolding left (接 of 接下來 is no 受)
+        for k in kept:
+            expansions.extend(_glossary_zh(k, gl.chinese, gl.max_zh))
         core_parts.extend(kept)
         content_cjk += sum(len(k) for k in kept)
     flush_words()
