@@ -31,10 +31,12 @@ OFF_TOPIC = [
     # all English, one word of the rite's vocabulary (cook, host) among others
     "How do I cook rice?",
     "What does the host of a podcast do?",
+    # a lone syllable not marked as a term is no ritual word (ming of the Ming dynasty)
+    "What was it like to sit the imperial civil service exams in the Ming dynasty?",
 ]
 RITUAL = ["旨", "何謂旅酬", "What is 旅酬?", "介", "樂正是什麼官", "脫鞋是什么意思", "鄉飲酒禮", "why does the guest say 旨?",
           "主人酬賓的時候，為什麼要自己先把酒喝了？",
-          "Why does the host wash the cup?", "What is the xuanjiu for?", "Why does the guest say zhi?",
+          "Why does the host wash the cup?", "What is the xuanjiu for?", "Why does the guest say 'zhi'?",
           "卿咋没有放肉的案子（俎）？",
           "Among the mouth-organ players one is called the 'he' (和). What is that?",  # a glossary phrase counts
           "唱完歌以后接下来干嘛？", "主人敬完酒，接着轮到谁？"]  # sequence frames name nothing off topic  # a term put in brackets is written on purpose

@@ -78,6 +78,8 @@ _PHRASING = frozenset("的了吗呢么们这那哪吧呀啊是有在要就都也
 
 #: A short term quoted or put in brackets (「介」, 'he' (和), 案子（俎）): written on purpose.
 _QUOTED = re.compile(r"[「『“\"'（(]([^」』”\"'）)]{1,4})[」』”\"'）)]")
+#: A romanized word a reader marks as a term: 'yi', "zhi", (gong).
+_MARKED_WORD = re.compile(r"""[\"'‘“(（]\s*([A-Za-z]+)\s*[\"'’”)）]""")
 #: A quotation of at least QUOTE_CHARS characters, and the window a quotation shares with the corpus
 #: when it quotes the corpus (a reader's quotation may differ in a character or two, never in four running).
 _QUOTATION = re.compile(r"[「『“\"]([^」』”\"]+)[」』”\"]")
@@ -323,7 +325,11 @@ class Bridge:
         spelled = self.pinyin_terms(query)
         if any(len(t) > 1 for t in spelled):  # a compound written in pinyin (xuanjiu) names its term
             return True
-        if len(mapped) + bool(spelled) >= ENGLISH_NAMED_WORDS:
+        # a lone syllable (ming, zhi) is as often a name or a word of another language: it counts
+        # only when the reader marks it as a term, quoted or in brackets ('yi', (gong))
+        marked = {w.lower() for w in _MARKED_WORD.findall(query.text)}
+        syllable = any(w in marked and self.by_reading.get(pinyin_key(w)) for w in query.segments if w.isascii())
+        if len(mapped) + syllable >= ENGLISH_NAMED_WORDS:
             return True
         runs = [r for seg in query.segments for r in cjk_runs(seg)]
         # a follow-up is about what the turn before it named (那卿的席呢？ after a question on 加席)
