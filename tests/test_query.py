@@ -267,3 +267,18 @@ def test_sequence_frames_are_scaffolding_and_the_glossary_reads_what_is_left():
     assert "接下来" not in q.core and "受" not in q.expansions  # 接 of 接下來 is no 受 (to receive)
     assert "歌" in q.expansions or "歌" in q.core
     assert analyze("整个流程的顺序是怎样的？先献宾还是先献介？").core.split()[-2:] == ["先献宾", "先献介"]
+
+
+def test_a_phrasal_verb_written_apart_is_still_the_glossary_phrase():
+    """"set the goblet down" is *set down* (奠); the particle is no word of its own, and both words
+    count as glossary words (the English confidence rule reads them)."""
+    from qa.retrieval.query import glossary_words
+
+    q = analyze("Why does he set the goblet down in front of the guest?")
+    assert "奠" in q.expansions
+    assert {"set", "down"} <= glossary_words(["why", "does", "he", "set", "the", "goblet", "down", "in", "front", "of", "the", "guest"])
+    assert "奠" in analyze("He puts the cup down").expansions
+    # written together, or a longer phrase: matched as it is (set out → 設 陳), not as set … down
+    assert "奠" not in analyze("They set out the mats, then sit down").expansions
+    # too far apart: no phrase
+    assert "奠" not in analyze("set the very large heavy goblet down").expansions

@@ -177,3 +177,30 @@ def test_a_why_question_counts_a_gloss_less_than_a_reason(monkeypatch):
     halved = ratio()
     monkeypatch.setattr(S, "WHY_GLOSS", 1.0)
     assert halved > ratio()  # the reason gains on the gloss
+
+
+def test_a_where_question_counts_a_gloss_only_when_it_names_the_place():
+    """「所，薦西也」 answers 「其所者何處」; a gloss that names no place (「所，猶處也」) does not."""
+    from qa.answering.sentences import _candidates, scoring
+
+    def glosses(zhu: str) -> dict[str, float]:
+        hits = [hit(unit("zhushu.xiangyin.t09", "賓坐奠觶于其所。", zhu, rite="鄉飲酒禮"), 0.9)]
+        cands = _candidates(hits)
+        ctx = scoring(analyze("賓奠觶于其所，所者何處？"), hits, cands)
+        return {c.text: ctx.parts(c).gloss for c in cands if c.layer == "zhu"}
+
+    assert glosses("所，薦西也。")["所，薦西也。"] > 0
+    assert glosses("所，猶處也。")["所，猶處也。"] == 0
+
+
+def test_the_hand_score_is_the_product_of_its_parts():
+    """Parts.hand is what select_sentences ranks by: more coverage, more score; another rite, less."""
+    from qa.answering.sentences import _candidates, scoring
+
+    hits = [hit(XING, 0.9)]
+    cands = _candidates(hits)
+    ctx = scoring(analyze("公取賓所媵觶，為什麼又說興？"), hits, cands)
+    best = max(cands, key=lambda c: ctx.parts(c).hand(ctx.terms))
+    assert best.text.startswith("至此又言興者")
+    p = ctx.parts(best)
+    assert p.hand(ctx.terms) > 0 and p.explain and p.layer_prior == 1.0

@@ -238,7 +238,57 @@ def echo(norm: str, question: frozenset[str]) -> float:
     return len(grams & question) / len(grams) if grams else 0.0
 
 
-def _score(
+@dataclass(frozen=True, slots=True)
+class Parts:
+    """What the sentence scorer sees of one candidate; :meth:`hand` combines them into its score."""
+
+    coverage: float  # share of the (rarity-weighted) question terms the sentence holds
+    english: float  # share of an English question's words in the sentence's English reading
+    inherit: float  # for a 注 / 析疑 sentence, how much of the question its 經 covers
+    gloss: float  # strength of the sentence as a gloss of an asked term (0 when not counted)
+    tail: bool  # it glosses the very term a what-is question ends on
+    passage: bool  # inside a passage the retriever matched
+    explain: bool  # a why question, and the sentence gives a reason
+    kind: bool  # a where / how-many question, and the sentence says a place / number
+    length: int  # normalized characters
+    sentences: int  # sentences in the run
+    quoted: bool  # mostly a quotation of another book
+    off_context: bool  # a follow-up's new subject is not in the unit
+    section: bool  # a 疏 line naming a section (自此至…)
+    echo: float  # for a 經 sentence, the share of its pairs the question already says
+    other_rite: bool
+    other_layer: bool  # another layer than the named commentator's
+    earlier_layer: bool  # the layer the question quotes, not the one it asks
+    layer_prior: float
+    rank_prior: float
+    unit_weight: float
+
+    def hand(self, terms: QueryTerms) -> float:
+        """The hand-weighted score: (coverage + bonuses) × readability × priors."""
+        inherit = (WHY_JING_INHERIT if terms.why else JING_INHERIT) * self.inherit
+        coverage = self.coverage + self.english + inherit
+        bonus = 0.0
+        if self.gloss:
+            bonus += (MEANING_GLOSS_BONUS if terms.meaning else GLOSS_BONUS) * self.gloss * (WHY_GLOSS if terms.why else 1.0)
+            if self.tail:
+                bonus += TAIL_GLOSS_BONUS
+        bonus += PASSAGE_BONUS * self.passage + EXPLAIN_BONUS * self.explain + KIND_BONUS * self.kind
+        readable = 1.0 if self.length <= READABLE_CHARS else (READABLE_CHARS / self.length) ** 0.35
+        if self.length <= 2:  # 「是也」 and the like answer nothing alone
+            readable *= 0.3
+        # a run of a few short 注 sentences reads as one: only a slight cost, so it wins when it
+        # covers more of the question and the single sentence wins a tie
+        readable *= (SHORT_RUN_DECAY if self.length <= SHORT_RUN else WINDOW_DECAY) ** (self.sentences - 1)
+        for flag in (self.quoted, self.off_context, self.section):
+            readable *= QUOTE_PENALTY if flag else 1.0
+        readable *= 1.0 - ECHO_WEIGHT * self.echo
+        readable *= OTHER_RITE if self.other_rite else 1.0
+        readable *= OTHER_LAYER if self.other_layer else EARLIER_LAYER if self.earlier_layer else 1.0
+        tail = TAIL_GLOSS_FACTOR if self.tail else 1.0
+        return (coverage + bonus) * tail * readable * self.layer_prior * self.rank_prior * self.unit_weight
+
+
+def _parts(
     c: Candidate,
     terms: QueryTerms,
     weights: Mapping[str, float],
@@ -246,53 +296,45 @@ def _score(
     unit_weight: float = 1.0,
     question: frozenset[str] = frozenset(),
     english: frozenset[str] = frozenset(),
-) -> float:
+) -> Parts:
     coverage = _coverage(c.norm, weights)
-    if english:  # an English question: its own words against the sentence's English (the shadow's reading)
-        coverage += ENGLISH_SHARE * len(english & english_of(c.norm)) / len(english)
-    if c.layer in ("zhu", "xiyi"):
-        # a 注 (or 析疑 note) comments on its 經: when the question is about that 經, its
-        # commentary answers it even in other words
-        inherit = WHY_JING_INHERIT if terms.why else JING_INHERIT
-        coverage += inherit * _coverage(_norm(c.unit.jing), weights)
-    bonus = 0.0
-    tail = 1.0
-    gloss = max((gloss_strength(t, terms) for t in c.sentences), default=0.0) if coverage else 0.0
-    if gloss and (terms.meaning or not (terms.where or terms.count)):
-        # a gloss of the whole word asked (樂正) counts fully, one of one of its characters (正) less;
-        # a where / how-many question wants a place or a number, not what a word means
-        bonus += (MEANING_GLOSS_BONUS if terms.meaning else GLOSS_BONUS) * gloss * (WHY_GLOSS if terms.why else 1.0)
-        if terms.meaning and not terms.why and c.sentences and glosses_tail(c.sentences[0], terms):
-            tail = TAIL_GLOSS_FACTOR
-            bonus += TAIL_GLOSS_BONUS
-    if any(c.norm in m or (len(c.norm) >= 4 and m and c.norm[:4] in m) for m in matched):
-        bonus += PASSAGE_BONUS
-    if coverage and terms.why and c.layer != "jing" and any(_explains(_norm(t), c.layer) for t in c.sentences):
-        bonus += EXPLAIN_BONUS
-    if coverage and _says_kind(c.norm, terms):
-        bonus += KIND_BONUS
-    length = len(c.norm)
-    readable = 1.0 if length <= READABLE_CHARS else (READABLE_CHARS / length) ** 0.35
-    if length <= 2:  # 「是也」 and the like answer nothing alone
-        readable *= 0.3
-    # a run of a few short 注 sentences reads as one: only a slight cost, so it wins when it
-    # covers more of the question and the single sentence wins a tie
-    readable *= (SHORT_RUN_DECAY if length <= SHORT_RUN else WINDOW_DECAY) ** (len(c.sentences) - 1)
-    if _quoted_share(c.text) > 0.5:  # mostly a quotation of another book: context, not an answer
-        readable *= QUOTE_PENALTY
-    if terms.context and not any(ch in _norm(c.unit.full_text) for ch in terms.chars):
-        readable *= QUOTE_PENALTY  # a follow-up's new subject (「那介呢？」) must be in the unit
-    if _SECTION_NOTE.match(c.text):  # 疏's 「自此至「…」，論…之事」 names a section, answers nothing
-        readable *= QUOTE_PENALTY
-    if c.layer == "jing" and question and not _says_kind(c.norm, terms):
-        readable *= 1.0 - ECHO_WEIGHT * echo(c.norm, question)  # a 經 the question quotes tells it little
-    if terms.rites and _rite_of(c.unit) not in terms.rites:
-        readable *= OTHER_RITE
-    if terms.layers and c.layer not in terms.layers:
-        readable *= OTHER_LAYER
-    elif terms.asked_layer and c.layer != terms.asked_layer:
-        readable *= EARLIER_LAYER  # named as what the question quotes, not what it asks
-    return (coverage + bonus) * tail * readable * _layer_prior(c.layer, terms) * RANK_PRIOR[c.rank] * unit_weight
+    # an English question: its own words against the sentence's English (the shadow's reading)
+    eng = ENGLISH_SHARE * len(english & english_of(c.norm)) / len(english) if english else 0.0
+    # a 注 (or 析疑 note) comments on its 經: when the question is about that 經, its
+    # commentary answers it even in other words
+    inherit = _coverage(_norm(c.unit.jing), weights) if c.layer in ("zhu", "xiyi") else 0.0
+    covered = coverage + eng + inherit
+    gloss = max((gloss_strength(t, terms) for t in c.sentences), default=0.0) if covered else 0.0
+    says = _says_kind(c.norm, terms)
+    # a gloss of the whole word asked (樂正) counts fully, one of one of its characters (正) less;
+    # a where / how-many question wants a place or a number, not what a word means, unless the
+    # gloss is the place (「所，薦西也」 for 「其所者何處」)
+    if (terms.where or terms.count) and not terms.meaning and not says:
+        gloss = 0.0
+    tail = bool(gloss and terms.meaning and not terms.why and c.sentences and glosses_tail(c.sentences[0], terms))
+    return Parts(
+        coverage=coverage,
+        english=eng,
+        inherit=inherit,
+        gloss=gloss,
+        tail=tail,
+        passage=any(c.norm in m or (len(c.norm) >= 4 and m and c.norm[:4] in m) for m in matched),
+        explain=bool(covered and terms.why and c.layer != "jing" and any(_explains(_norm(t), c.layer) for t in c.sentences)),
+        kind=bool(covered and says),
+        length=len(c.norm),
+        sentences=len(c.sentences),
+        quoted=_quoted_share(c.text) > 0.5,  # mostly a quotation of another book: context, not an answer
+        off_context=bool(terms.context and not any(ch in _norm(c.unit.full_text) for ch in terms.chars)),
+        section=bool(_SECTION_NOTE.match(c.text)),  # 疏's 「自此至「…」，論…之事」 names a section
+        # a 經 the question quotes tells it little
+        echo=echo(c.norm, question) if c.layer == "jing" and question and not says else 0.0,
+        other_rite=bool(terms.rites and _rite_of(c.unit) not in terms.rites),
+        other_layer=bool(terms.layers and c.layer not in terms.layers),
+        earlier_layer=bool(terms.asked_layer and c.layer != terms.asked_layer),
+        layer_prior=_layer_prior(c.layer, terms),
+        rank_prior=RANK_PRIOR[c.rank],
+        unit_weight=unit_weight,
+    )
 
 
 def _layer_prior(layer: str, terms: QueryTerms) -> float:
@@ -321,23 +363,41 @@ def _term_weights(cands: Sequence[Candidate], terms: QueryTerms) -> dict[str, fl
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """What scoring a question's candidates needs besides the candidates themselves."""
+
+    terms: QueryTerms
+    weights: Mapping[str, float]
+    matched: Mapping[str, Sequence[str]]  # unit id → the normalized passages the retriever matched
+    units: Mapping[str, float]  # unit id → its weight (how much of the question its 經 covers)
+    question: frozenset[str]  # the question's character pairs
+    english: frozenset[str]  # an English question's words
+
+    def parts(self, c: Candidate) -> Parts:
+        return _parts(c, self.terms, self.weights, self.matched.get(c.unit.id, ()), self.units.get(c.unit.id, UNIT_FLOOR),
+                      self.question, self.english)
+
+
+def scoring(query: "Query", hits: Sequence["Hit"], cands: Sequence[Candidate]) -> Scoring:
+    """The scoring context of ``query``'s candidates from ``hits``."""
+    terms = query_terms(query)
+    weights = _term_weights(cands, terms)
+    matched = {hit.unit.id: [normalize(p.text) for p in hit.passages] for hit in hits[: len(RANK_PRIOR)]}
+    units = _unit_weights(hits[: len(RANK_PRIOR)], weights)
+    question = frozenset(b for r in cjk_runs(query.norm) for b in bigrams(r))
+    english = question_words(query) if query.lang in ("en", "mixed") and ENGLISH_SHARE else frozenset()
+    return Scoring(terms, weights, matched, units, question, english)
+
+
 def select_sentences(query: "Query", hits: Sequence["Hit"], max_sentences: int = 3) -> list[tuple[Candidate, float]]:
     """The best answering sentences of the top hits, best first, merged where adjacent."""
     cands = _candidates(hits)
     if not cands:
         return []
-    terms = query_terms(query)
-    weights = _term_weights(cands, terms)
-    matched: dict[str, list[str]] = {}
-    for hit in hits[: len(RANK_PRIOR)]:
-        matched[hit.unit.id] = [normalize(p.text) for p in hit.passages]
-    units = _unit_weights(hits[: len(RANK_PRIOR)], weights)
-    question = frozenset(b for r in cjk_runs(query.norm) for b in bigrams(r))
-    english = question_words(query) if query.lang in ("en", "mixed") and ENGLISH_SHARE else frozenset()
-    scored = sorted(
-        ((c, _score(c, terms, weights, matched.get(c.unit.id, ()), units[c.unit.id], question, english)) for c in cands),
-        key=lambda cs: -cs[1],
-    )
+    ctx = scoring(query, hits, cands)
+    terms, weights = ctx.terms, ctx.weights
+    scored = sorted(((c, ctx.parts(c).hand(terms)) for c in cands), key=lambda cs: -cs[1])
     best = scored[0][1]
     if best <= 0:
         return []

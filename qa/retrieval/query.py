@@ -32,7 +32,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from ..errors import QueryError
 from ..settings import DEFAULTS
@@ -186,15 +186,21 @@ def _english(words: list[str], rites: list[str], layers: list[str]) -> tuple[lis
     stems = [stem(w) for w in words]
     kept: list[str] = []
     terms: list[str] = []
+    particles = _separated_particles(stems, gl)
+    verbs = {v: p for p, v in particles.items()}
     i = 0
     while i < len(words):
+        if i in particles:  # the particle of a verb matched before it ("set … down")
+            i += 1
+            continue
         for n in range(min(MAX_PHRASE_WORDS, len(words) - i), 0, -1):
             key = tuple(stems[i : i + n])
             if key in rt or key in ct:
                 (rites if key in rt else layers).append(rt.get(key) or ct[key])
                 i += n
                 break
-            found = gl.get(tuple(stems[i : i + n]))
+            # a lone verb whose particle comes later is the phrasal verb ("set … down" → set down)
+            found = gl.get((stems[i], stems[verbs[i]]) if n == 1 and i in verbs else key)
             if found:
                 terms.extend(found)
                 kept.extend(words[i : i + n])
@@ -207,12 +213,35 @@ def _english(words: list[str], rites: list[str], layers: list[str]) -> tuple[lis
     return kept, terms
 
 
+#: English particles that may stand apart from their verb ("set the cup down", "hand it over").
+PARTICLES = frozenset({"down", "up", "off", "out", "back", "over", "away", "round", "around", "on"})
+#: At most this many words between a verb and its particle.
+PARTICLE_GAP = 3
+
+
+def _separated_particles(stems: Sequence[str], gl: Mapping[tuple[str, ...], object]) -> dict[int, int]:
+    """Particle index → verb index, for each glossary phrasal verb written apart ("set the goblet
+    down" for *set down*), where the verb is no glossary phrase with the words that follow it."""
+    out: dict[int, int] = {}
+    for i, verb in enumerate(stems):
+        if any(tuple(stems[i : i + n]) in gl for n in range(2, MAX_PHRASE_WORDS + 1)):
+            continue  # written together, or part of a longer phrase: matched as it is
+        for j in range(i + 2, min(len(stems), i + 2 + PARTICLE_GAP)):
+            if stems[j] in PARTICLES and (verb, stems[j]) in gl and j not in out:
+                out[j] = i
+                break
+    return out
+
+
 def glossary_words(words: Sequence[str]) -> set[str]:
     """The English words of ``words`` (a question's segments, in order) that a glossary entry covers,
     phrases included ("keep order" → both words; a lone "keep" is no ritual word)."""
     gl = glossary().english
     stems = [stem(w) for w in words]
     covered: set[str] = set()
+    particles = _separated_particles(stems, gl)
+    covered.update(words[j] for j in particles)
+    covered.update(words[i] for i in particles.values())
     i = 0
     while i < len(words):
         for n in range(min(MAX_PHRASE_WORDS, len(words) - i), 0, -1):
