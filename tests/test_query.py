@@ -282,3 +282,18 @@ def test_a_phrasal_verb_written_apart_is_still_the_glossary_phrase():
     assert "奠" not in analyze("They set out the mats, then sit down").expansions
     # too far apart: no phrase
     assert "奠" not in analyze("set the very large heavy goblet down").expansions
+
+
+def test_identity_frames_ask_what_a_term_is():
+    """「左右正指哪些官？」, 「X指的是什麼」 ask for the gloss of X, as 「X是什麼」 does."""
+    from qa.retrieval.terms import query_terms
+
+    for q in ("燕禮最後獻的左右正指哪些官？", "旅酬指的是什麼？", "樂正是什麼官？"):
+        assert query_terms(analyze(q)).meaning, q
+    assert not query_terms(analyze("樂正站在哪裡？")).meaning
+
+
+def test_modern_facings_and_days_reach_the_corpus_words():
+    assert {"东面", "东乡"} <= set(analyze("站在堂下的人是朝東站嗎？").expansions)
+    assert "明日" in analyze("第二天那場宴會唱什麼？").expansions
+    assert "合乐" in analyze("What is the joined music?").expansions
