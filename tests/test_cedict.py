@@ -89,3 +89,21 @@ def test_bridge_is_fast(real_retriever):
     for _ in range(50):
         b.bridge(q)
     assert (time.perf_counter() - start) / 50 < 0.005
+
+
+def test_compounds_count_how_much_modern_chinese_builds_with_a_character():
+    d = cedict()
+    assert d.compounds("水") > 100 and d.compounds("宾") > 20
+    assert d.compounds("磬") <= 8 and d.compounds("篚") == 0
+
+
+def test_a_rare_ritual_character_names_its_term_in_a_modern_question(real_retriever):
+    """「为什么要敲磬？」 names 磬 (CC-CEDICT builds hardly any modern word with it): never refused;
+    a common one (酒, 宾) or a rare one inside a modern word (果脯) names nothing by itself."""
+    b: Bridge = real_retriever.bridge
+    assert {"磬", "篚", "俎"} <= b.rare_chars and not {"酒", "宾", "曰"} & b.rare_chars
+    assert b.names_ritual_term(real_retriever.understand(analyze("为什么要敲磬？")))
+    assert real_retriever.ask("为什么要敲磬？").found
+    assert not b.names_ritual_term(real_retriever.understand(analyze("果脯怎么做？")))
+    assert not b.names_ritual_term(real_retriever.understand(analyze("这瓶酒多少钱？")))
+    assert not real_retriever.ask("果脯怎么做？").found

@@ -85,7 +85,11 @@ _MARKED_WORD = re.compile(r"""[\"'‘“(（]\s*([A-Za-z]+)\s*[\"'’”)）]"""
 _QUOTATION = re.compile(r"[「『“\"]([^」』”\"]+)[」』”\"]")
 QUOTE_CHARS = 4
 #: One-character glossary terms that are directions, numbers or grammar: never a named topic alone.
-_NOT_A_TOPIC = frozenset("东西南北上下左右前后中内外间一二三四五六七八九十百两再者与所从即既他某误之其而以于为不")
+_NOT_A_TOPIC = frozenset("东西南北上下左右前后中内外间一二三四五六七八九十百两再者与所从即既他某误之其而以于为不曰贰")
+#: A one-character ritual term that CC-CEDICT puts in at most this many words of two or more
+#: characters (磬 2, 篚 0, 俎 3, 笙 8) is no modern word's character: written anywhere, it names the
+#: term (「为什么要敲磬？」). 賓 (42), 酒 (226) are too common in modern words for that (宾馆, 红酒).
+RARE_CHAR_WORDS = 8
 
 
 @dataclass(frozen=True)
@@ -105,6 +109,8 @@ class Bridge:
     by_reading: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: the corpus's normalized text, units separated by newlines: what a quotation is looked up in
     text: str = ""
+    #: one-character ritual terms modern Chinese hardly builds words with (see RARE_CHAR_WORDS)
+    rare_chars: frozenset[str] = frozenset()
 
     @classmethod
     def build(cls, units: Sequence["LemmaUnit"], idf: Mapping[str, float], dictionary: Cedict | None = None) -> "Bridge":
@@ -139,7 +145,8 @@ class Bridge:
                 by_reading.setdefault("".join(reading), []).append(term)
         return cls(idf, glosses, {k: tuple(dict.fromkeys(v)) for k, v in by_gloss.items()}, ritual, chars,
                    dictionary, frozenset(targets), {k: tuple(v) for k, v in by_reading.items()},
-                   "\n".join(normalize(u.full_text) for u in units))
+                   "\n".join(normalize(u.full_text) for u in units),
+                   frozenset(ch for ch in chars if dictionary.compounds(ch) <= RARE_CHAR_WORDS))
 
     # ── the three bridges ──────────────────────────────────────────────────────
 
@@ -345,7 +352,15 @@ class Bridge:
         # a one-character term counts where it cannot be a modern word's character: standing alone in
         # a classical question (問賓、介者何) or quoted (「旨」是什麼意思) — 「大海的詩」 names no rite
         quoted = {normalize(q) for q in _QUOTED.findall(query.text)}
-        return any(len(r) == 1 and r in self.ritual_chars and (query.lang == "lzh" or r in quoted) for r in runs)
+        if any(len(r) == 1 and r in self.ritual_chars and (query.lang == "lzh" or r in quoted) for r in runs):
+            return True
+        # a ritual character modern Chinese hardly uses (磬, 篚, 俎) names its term wherever it stands,
+        # unless it is a character of one of those few modern words here (果脯 of 「果脯怎么做」)
+        return any(ch in self.rare_chars and not self._in_modern_word(r, i) for r in runs for i, ch in enumerate(r))
+
+    def _in_modern_word(self, run: str, i: int) -> bool:
+        """Whether the character at ``i`` of ``run`` lies inside a CC-CEDICT word of two to four characters there."""
+        return any(run[a:b] in self.dictionary for a in range(max(0, i - 3), i + 1) for b in range(max(a + 2, i + 1), min(len(run), a + 4) + 1))
 
 
 def _only_inside(text: str, name: str, terms: Sequence[str]) -> bool:

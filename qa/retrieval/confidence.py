@@ -17,6 +17,7 @@ The rule (``Calibration.low_confidence``) uses two signals of a query and its re
 
 A third signal, ``named``, is whether the question itself writes a ritual term of the corpus
 (樂正, 玄酒, 旅酬; a rite or commentator of the corpus; a one-character term standing alone in a classical question, or quoted: 賓, 「介」;
+a ritual character modern Chinese hardly builds words with, anywhere outside such a word: 磬 of 「为什么要敲磬？」;
 see :meth:`qa.retrieval.bridge.Bridge.names_ritual_term`): such a question is about the corpus
 however much modern phrasing surrounds the term (「乐正到底是干什么的？」), and is never refused.
 
