@@ -69,3 +69,23 @@ def test_a_short_gloss_without_ye_names_what_the_term_is():
 def test_a_gloss_saying_who_x_is_ends_with_zhe():
     t = query_terms(analyze("相是什麼人？"))
     assert gloss_strength("相，主人之吏，擯贊傳命者。", t) == 1.0  # 「X，Y者」: the one who …
+
+
+def test_he_ye_after_a_clause_asks_why_after_a_term_asks_what():
+    why = query_terms(analyze("主人既去，賓復拜辱，何也？"))
+    assert why.why and not why.meaning
+    what = query_terms(analyze("旅者何也？"))
+    assert what.meaning and not what.why
+    assert query_terms(analyze("旨何也？")).meaning
+
+
+def test_a_why_not_question_is_negated_but_a_comparison_is_not():
+    assert query_terms(analyze("介為什麼不嚌肺？")).negated
+    assert query_terms(analyze("Why doesn't the host taste the wine?")).negated
+    assert not query_terms(analyze("鄉飲酒禮和燕禮的獻賓有什麼不同？")).negated
+    assert not query_terms(analyze("Why does the host taste the wine?")).negated
+
+
+def test_colloquial_and_english_why_frames_ask_why():
+    for question in ("燕礼为啥让大夫当宾？", "How come the host washes the cup again?", "賓干嘛要下堂？"):
+        assert query_terms(analyze(question)).why, question

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from qa.answering.sentences import select_sentences, split_sentences
+from qa.answering.sentences import _candidates, scoring, select_sentences, split_sentences
 from qa.corpus.units import LemmaUnit, ShuPart
 from qa.retrieval.query import analyze
 from qa.retrieval.retriever import Hit
@@ -204,3 +204,45 @@ def test_the_hand_score_is_the_product_of_its_parts():
     assert best.text.startswith("至此又言興者")
     p = ctx.parts(best)
     assert p.hand(ctx.terms) > 0 and p.explain and p.layer_prior == 1.0
+
+
+
+def test_a_classical_he_ye_after_a_statement_asks_why_and_is_answered_by_the_reason():
+    # 「…，何也」 after a whole clause asks why: the 注's 「X者，以Y」 reason leads, not a gloss of a word
+    gloss = unit("zhushu.xiangyin.t10", "主人戒賓，賓拜辱。", "拜辱，出拜其自屈辱至己門也。", rite="鄉飲酒禮")
+    reason = unit("zhushu.xiangyin.t11", "主人退，賓拜辱。", "去又拜辱者，以送謝之。", rite="鄉飲酒禮")
+    got = texts("主人既去，賓復拜辱，何也？", hit(gloss, 0.9), hit(reason, 0.9))
+    assert got[0] == "去又拜辱者，以送謝之。"
+    # 「X何也」 on a bare term still asks what it is
+    assert texts("拜辱何也？", hit(gloss, 0.9), hit(reason, 0.9))[0] == "拜辱，出拜其自屈辱至己門也。"
+
+
+
+def test_a_why_not_question_counts_the_note_naming_the_omission():
+    # the 注 opening with the act left undone (「不酢，…」) is the reason 「為什麼不酢」 asks for
+    gloss = unit("zhushu.xiangyin.t12", "賓西階上答拜，主人坐取爵，酢賓。", "酢，報也。")
+    omission = unit("zhushu.yan.t13", "卿受爵，不酢。", "不酢，辟君也。")
+    hits = (hit(gloss, 0.9), hit(omission, 0.9))
+    for question in ("卿為什麼不酢主人？", "Why doesn't the minister return the toast (酢)?"):
+        query = analyze(question)
+        cands = _candidates(hits)
+        ctx = scoring(query, hits, cands)
+        parts = {c.text: ctx.parts(c) for c in cands}
+        assert parts["不酢，辟君也。"].omission and parts["不酢，辟君也。"].explain
+        assert not parts["酢，報也。"].omission
+        assert texts(question, *hits)[0] == "不酢，辟君也。"
+    # the same note does not count as naming an omission for a question that asks no why-not
+    query = analyze("卿為什麼酢主人？")
+    ctx = scoring(query, hits, _candidates(hits))
+    assert not any(ctx.parts(c).omission for c in _candidates(hits))
+
+
+def test_a_where_question_takes_the_note_naming_the_place_over_a_jing_that_names_none():
+    # the 經 restates the act asked about; its 注 says where it happens
+    u = unit(
+        "zhushu.xiangyin.t14",
+        "眾工則不拜，受爵，祭，飲。辯有脯醢，不祭。",
+        "亦受爵于西階上，薦之者於其位，在階東。",
+        rite="鄉飲酒禮",
+    )
+    assert texts("其他樂工的脯醢放在哪裡？", hit(u, 0.9))[0].startswith("亦受爵于西階上，薦之者於其位，在階東。")

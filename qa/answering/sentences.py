@@ -3,10 +3,11 @@
 Sentence selection uses general signals only: overlap of the question's terms
 (:mod:`qa.retrieval.terms`) with a sentence's normalized text, weighted by how rare each term
 is among the candidates; a gloss of an asked term (「X，Y也」, 「X之言Y也」, 「Y曰X」); for a
-why question a reason (以其, 所以, 故, 示 …) and the 注 on the 經 asked about rather than the
-經 itself; for where / how many, place and number words and the 經; a 注 > 析疑 > 疏 > 經
-layer prior; the unit's rank and how much of the question its 經 covers; the rite the
-question names; the passages the retriever says matched; and sentences of readable length.
+why question a reason (以其, 所以, 故, 示 …; for why-not, the note that opens with the
+omission: 「不酢，辟君也」) and the 注 on the 經 asked about rather than the 經 itself; for where /
+how many, place and number words and the 經; a 注 > 析疑 > 疏 > 經 layer prior; the unit's rank
+and how much of the question its 經 covers; the rite the question names; the passages the
+retriever says matched; and sentences of readable length.
 Nothing here knows any particular question. Candidates keep the source's own characters.
 """
 
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from ..corpus.units import LemmaUnit
 from ..retrieval.shadow import english_of, question_words
-from ..retrieval.terms import QueryTerms, gloss_strength, glosses_tail, query_terms
+from ..retrieval.terms import QueryTerms, gloss_strength, glosses_tail, negated_topic, query_terms
 from ..retrieval.terms import explains as _explains
 from ..retrieval.terms import says_kind as _says_kind
 from ..text.normalize import normalize
@@ -249,7 +250,9 @@ class Parts:
     tail: bool  # it glosses the very term a what-is question ends on
     passage: bool  # inside a passage the retriever matched
     explain: bool  # a why question, and the sentence gives a reason
+    omission: bool  # a why-not question, and the sentence opens with the omission asked (「不酢，…」)
     kind: bool  # a where / how-many question, and the sentence says a place / number
+    jing_says: bool  # ... and the 經 of the sentence's unit says one itself
     length: int  # normalized characters
     sentences: int  # sentences in the run
     quoted: bool  # mostly a quotation of another book
@@ -265,14 +268,15 @@ class Parts:
 
     def hand(self, terms: QueryTerms) -> float:
         """The hand-weighted score: (coverage + bonuses) × readability × priors."""
-        inherit = (WHY_JING_INHERIT if terms.why else JING_INHERIT) * self.inherit
+        # the 經 says what was done, its 注 why (or where / how many, when the 經 does not say it)
+        inherit = (WHY_JING_INHERIT if terms.why or (self.kind and not self.jing_says) else JING_INHERIT) * self.inherit
         coverage = self.coverage + self.english + inherit
         bonus = 0.0
         if self.gloss:
             bonus += (MEANING_GLOSS_BONUS if terms.meaning else GLOSS_BONUS) * self.gloss * (WHY_GLOSS if terms.why else 1.0)
             if self.tail:
                 bonus += TAIL_GLOSS_BONUS
-        bonus += PASSAGE_BONUS * self.passage + EXPLAIN_BONUS * self.explain + KIND_BONUS * self.kind
+        bonus += PASSAGE_BONUS * self.passage + EXPLAIN_BONUS * (self.explain + self.omission) + KIND_BONUS * self.kind
         readable = 1.0 if self.length <= READABLE_CHARS else (READABLE_CHARS / self.length) ** 0.35
         if self.length <= 2:  # 「是也」 and the like answer nothing alone
             readable *= 0.3
@@ -319,8 +323,12 @@ def _parts(
         gloss=gloss,
         tail=tail,
         passage=any(c.norm in m or (len(c.norm) >= 4 and m and c.norm[:4] in m) for m in matched),
-        explain=bool(covered and terms.why and c.layer != "jing" and any(_explains(_norm(t), c.layer) for t in c.sentences)),
+        explain=bool(covered and terms.why and c.layer != "jing" and any(
+            _explains(_norm(t), c.layer) or (terms.negated and negated_topic(t)) for t in c.sentences)),
+        omission=bool(terms.why and terms.negated and c.layer != "jing" and any(
+            _coverage(negated_topic(t), weights) > 0 for t in c.sentences)),
         kind=bool(covered and says),
+        jing_says=bool(says and c.layer != "jing" and _says_kind(_norm(c.unit.jing), terms)),
         length=len(c.norm),
         sentences=len(c.sentences),
         quoted=_quoted_share(c.text) > 0.5,  # mostly a quotation of another book: context, not an answer
@@ -331,16 +339,17 @@ def _parts(
         other_rite=bool(terms.rites and _rite_of(c.unit) not in terms.rites),
         other_layer=bool(terms.layers and c.layer not in terms.layers),
         earlier_layer=bool(terms.asked_layer and c.layer != terms.asked_layer),
-        layer_prior=_layer_prior(c.layer, terms),
+        layer_prior=_layer_prior(c.layer, terms, says),
         rank_prior=RANK_PRIOR[c.rank],
         unit_weight=unit_weight,
     )
 
 
-def _layer_prior(layer: str, terms: QueryTerms) -> float:
+def _layer_prior(layer: str, terms: QueryTerms, says: bool = False) -> float:
     if layer == "jing":
         if terms.where or terms.count:
-            return PLACE_JING_PRIOR
+            # the 經 that says the place or number asked answers; one that does not only restates the act
+            return PLACE_JING_PRIOR if says else WHY_JING_PRIOR
         if terms.why or terms.meaning:  # the 經 states the act; its reason or meaning is in the commentary
             return WHY_JING_PRIOR
     return LAYER_PRIOR.get(layer, 0.5)

@@ -38,11 +38,24 @@ PART_GLOSS = 0.5
 #: Function characters that carry no topic on their own (normalized forms).
 _STOP_CHARS = frozenset("之乎者也而以其于为不所曰云亦则故此是的了吗呢吧么什怎样何谓义那")
 _QUOTED = re.compile(r"[「『“\"《]([^」』”\"》]+)[」』”\"》]")
-_WHY = ("为什么", "为何", "何以", "何故", "why", "所以", "怎么", "缘何", "何为", "reason")
-_MEANING = ("什么意思", "何谓", "何义", "是什么", "mean", "what is", "谓何", "何也", "意思", "什么人", "何人", "who",
+_WHY = ("为什么", "为何", "何以", "何故", "why", "所以", "怎么", "缘何", "何为", "reason", "为啥", "干嘛", "干吗",
+        "凭什么", "how come", "what for", "purpose")
+_MEANING = ("什么意思", "何谓", "何义", "是什么", "mean", "what is", "谓何", "意思", "什么人", "何人", "who",
             "何官", "到底是谁", "干什么的", "啥意思", "指哪", "指什么", "指的是", "哪些官", "什么官", "何所指", "指谁")
 #: The classical 「X者何？」 asks what X is (but 「…者何在」 where it is).
 _WHAT_IS_END = re.compile(r"者何[也乎]?[？?。！!\s]*$")
+#: 「…，何也？」 after a clause asks why (「主人退而賓又拜辱，何也？」); after a bare term or 者
+#: (「旨何也」, 「旅者何也」) it asks what the term is. Group 1 is what the 何也 follows.
+_HE_YE = re.compile(r"([^，,。；;：:？?！!「」『』“”\s]*)\s*([，,]?)\s*何(?:也|哉|歟|欤|與|与)")
+#: A 何也 after this many characters or more of its own clause follows a statement, not a term.
+HE_YE_CLAUSE = 3
+#: A negation in a question (不 / 沒 / 無 / 未 …; n't, not, no, never), but not the 不 of words
+#: that only compare or ask back (不同, 不一樣, 不是…嗎, 不行).
+_NEGATION_ZH = re.compile(r"[不没沒无無未非莫勿弗](?![同一是行对對])")
+_NEGATION_EN = re.compile(r"n['’]t\b|\bnot\b|\bno\b|\bnever\b|\bwithout\b", re.IGNORECASE)
+#: A sentence whose topic is an omission: it opens with a negated act (「不嚌啐，下賓」, 「不洗者，
+#: 以其賤，略之也」, 「無獻，因其舉觶而薦之」) and goes on to say why.
+_NEGATED_TOPIC = re.compile(r"^[○\s]*(?:[^，,。；：]{0,4}?)[不無无未非][^，,。；：]{1,10}[，,：:]")
 _WHERE = ("哪里", "哪儿", "何处", "何所", "何地", "何方", "哪边", "什么地方", "什么位置", "什么方向", "where", "which side")
 _COUNT = ("几", "多少", "how many", "how much", "若干", "多久", "多长", "how long", "how often", "几年")
 
@@ -63,6 +76,9 @@ class QueryTerms:
     weights: Mapping[str, float] = field(default_factory=dict)
     where: bool = False  # the question asks where (a place, a side, a facing)
     count: bool = False  # the question asks how many
+    #: the question asks why something is *not* done (「何以不酢」, "why doesn't he …"): a
+    #: commentary that names the omission as its topic (「不酢，辟君也」, 「不洗者，以其賤」) answers it
+    negated: bool = False
     #: rite ids the question names: units of another rite answer it less well
     rites: frozenset[str] = frozenset()
     #: what a what-is question asks about: the question's own CJK runs (or, in an English
@@ -79,6 +95,25 @@ class QueryTerms:
     #: terms whose corpus gloss the question's own words spell out (相 for 「扶着樂工…的人」):
     #: in a what-is question, that gloss is the answer
     reached: tuple[str, ...] = ()
+
+
+def _he_ye(text: str) -> tuple[bool, bool]:
+    """(asks why, asks what) of the classical 何也 / 何哉 in ``text`` (see ``_HE_YE``)."""
+    why = what = False
+    for m in _HE_YE.finditer(text):
+        before, comma = m.group(1), m.group(2)  # 「…，何也」: the comma says a statement came before
+        if before.endswith("者") or (len(before) < HE_YE_CLAUSE and not comma):
+            what = True
+        else:
+            why = True
+    return why, what
+
+
+def negated_topic(text: str) -> str:
+    """The negated act a sentence (as written) opens with before saying why, normalized (「不嚌啐」
+    of 「不嚌啐，下賓」; see ``_NEGATED_TOPIC``); "" when it opens otherwise."""
+    m = _NEGATED_TOPIC.match(text)
+    return normalize(m.group(0)) if m else ""
 
 
 def _grams(runs: Sequence[str]) -> tuple[set[str], set[str]]:
@@ -110,16 +145,18 @@ def query_terms(query: "Query") -> QueryTerms:
     chars, bigrams = _grams(own + expanded + bridged)
     context = frozenset(_grams(carried)[0]) - chars
     asked = query.norm.lower()
+    why_he, what_he = _he_ye(query.text)
     return QueryTerms(
         chars=frozenset(chars),
         bigrams=frozenset(bigrams),
         phrases=tuple(dict.fromkeys(own + expanded + bridged)),
-        why=any(w in asked for w in _WHY),
-        meaning=any(w in asked for w in _MEANING) or bool(_WHAT_IS_END.search(query.text)),
+        why=why_he or any(w in asked for w in _WHY),
+        meaning=what_he or any(w in asked for w in _MEANING) or bool(_WHAT_IS_END.search(query.text)),
         context=context,
         weights=weights,
         where=any(w in asked for w in _WHERE),
         count=any(w in asked for w in _COUNT),
+        negated=bool(_NEGATION_EN.search(query.text) if query.lang in ("en", "mixed") else _NEGATION_ZH.search(query.text)),
         rites=frozenset(rites),
         asked=tuple(dict.fromkeys(own or expanded)),
         tail=(own or [""])[-1],
@@ -189,10 +226,12 @@ def _glossed_term(text: str, terms: QueryTerms) -> str:
 
 
 #: Words that mark a sentence as giving a reason (normalized): 以其, 所以, 故 (not 故云 / 故知,
-#: which only quote or infer), 示 / 明 (to show), 欲, 嫌, 不敢, 尊之 / 敬.
-_EXPLAIN = re.compile(r"以其|所以|是以|为其|故(?![云言知曰经注郑下上]|不与|与此)|示|明(?![日矣])|欲|嫌|不敢|尊之|敬")
+#: which only quote or infer), 示 / 明 (to show), 欲, 嫌, 不敢, 尊之 / 敬, 「X者，以Y」 (X is done for Y).
+_EXPLAIN = re.compile(r"以其|所以|是以|为其|者以|故(?![云言知曰经注郑下上]|不与|与此)|示|明(?![日矣])|欲|嫌|不敢|尊之|敬")
 #: A 注's closing purpose clause 「以全交也」 (in a 疏 「以…也」 more often restates the 經).
 _PURPOSE = re.compile(r"以[^以]{1,8}也$")
+#: A 注's 「[the act]者，[its reason]也」 (「不歌鹿鳴、魚麗者，辟國君也」): the act named as a topic, then why.
+_TOPIC_REASON = re.compile(r"^.{2,14}者.{2,16}也$")
 #: Place and number words, for questions asking where or how many.
 #: A place said as a place (在…之南, 北面, 阶上, 堂下, 其位), not any 南 (of 南陔, a song's name).
 _PLACE = re.compile(
@@ -209,8 +248,9 @@ def says_kind(norm: str, terms: QueryTerms) -> bool:
 
 
 def explains(norm: str, layer: str) -> bool:
-    """Whether a (normalized) sentence of ``layer`` gives a reason (以其, 所以, 故, 示 …; a 注's 「以…也」)."""
-    return bool(_EXPLAIN.search(norm) or (layer != "shu" and _PURPOSE.search(norm)))
+    """Whether a (normalized) sentence of ``layer`` gives a reason (以其, 所以, 故, 示 …; a 注's 「以…也」 or
+    「X者，Y也」)."""
+    return bool(_EXPLAIN.search(norm) or (layer != "shu" and (_PURPOSE.search(norm) or _TOPIC_REASON.search(norm))))
 
 
 def glosses_tail(text: str, terms: QueryTerms) -> bool:

@@ -2,7 +2,12 @@
 """Verify the gold of the real-user question sets against the parsed corpus.
 
 Usage:
-    /work/main/.venv/bin/python tests/data/questions/check_gold.py [--units /tmp/base/units.jsonl] [files...]
+    .venv/bin/python tests/data/questions/check_gold.py [--units units.jsonl] [files...]
+
+Without ``--units`` the seeds are parsed with the project's own parser (``qa.corpus.load``),
+so the gold is checked against the units the system retrieves today; without files, every
+question set of this folder is checked together (duplicate ids and questions across them
+included). ``tests/test_question_sets.py`` runs the same check.
 
 For every answerable question (and every entry in its ``also`` list) it checks that
 exactly one unit of ``source_file`` has a 經 containing the normalized ``jing`` and holds
@@ -104,18 +109,34 @@ def check_entry(units_by_src, src, jing, evidence, layer, label, also_ids) -> li
     return problems
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--units", default="/tmp/base/units.jsonl")
-    ap.add_argument("files", nargs="*")
-    args = ap.parse_args()
-    units_by_src: dict[str, list[dict]] = {}
-    for line in open(args.units, encoding="utf-8"):
+def parsed_units(seeds: Path = HERE.parents[2] / "seeds") -> dict[str, list[dict]]:
+    """The units of the project's parser, as ``qa units --json`` writes them, by source file."""
+    from qa.corpus.load import load_corpus
+
+    out: dict[str, list[dict]] = {}
+    for unit in load_corpus(seeds).units:
+        d = unit.to_dict()
+        out.setdefault(d["source"], []).append(d)
+    return out
+
+
+def read_units(path: Path) -> dict[str, list[dict]]:
+    """Units dumped as JSON lines (``qa units --json``), by source file."""
+    out: dict[str, list[dict]] = {}
+    for line in open(path, encoding="utf-8"):
         if line.strip():
             u = json.loads(line)
-            units_by_src.setdefault(u["source"], []).append(u)
-    files = [Path(f) for f in args.files] or [HERE / "real_dev.jsonl", HERE / "real_test.jsonl",
-                                               HERE / "offtopic.jsonl"]
+            out.setdefault(u["source"], []).append(u)
+    return out
+
+
+#: Every question set of this folder (probe.jsonl is a scratch list of probes, not a set).
+def question_sets() -> list[Path]:
+    return sorted(p for p in HERE.glob("*.jsonl") if p.name != "probe.jsonl")
+
+
+def check(files: list[Path], units_by_src: dict[str, list[dict]]) -> tuple[int, list[str]]:
+    """(questions checked, problems) for the question files ``files``."""
     problems: list[str] = []
     seen_ids: set[str] = set()
     seen_q: set[str] = set()
@@ -157,6 +178,17 @@ def main() -> int:
             for j, a in enumerate(q.get("also") or []):
                 problems += check_entry(units_by_src, a["source_file"], a["jing"], a["evidence"],
                                         a.get("layer", q["layer"]), f"{label}/also{j}", gold_ids)
+    return n, problems
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--units", type=Path, help="units as JSON lines (default: parse seeds/ with qa.corpus.load)")
+    ap.add_argument("files", nargs="*")
+    args = ap.parse_args()
+    units_by_src = read_units(args.units) if args.units else parsed_units()
+    files = [Path(f) for f in args.files] or question_sets()
+    n, problems = check(files, units_by_src)
     for p in problems:
         print("PROBLEM", p)
     print(f"checked {n} questions in {len(files)} files: {len(problems)} problems")
