@@ -42,6 +42,9 @@ def test_pinyin_spells_ritual_terms(real_retriever):
     assert "旨" in b.pinyin_terms(analyze("Why does the guest say zhi?"))
     assert b.pinyin_terms(analyze("what is a zhezu, the meat stand?")) == ("折俎",)  # a recurring word of the 經
     assert b.pinyin_terms(analyze("Why does the guest bow?")) == ()  # English words are never read as pinyin
+    # a name the 經 lists once (工歌鹿鳴、四牡、皇皇者華) is spelled as well as a recurring word
+    assert b.pinyin_terms(analyze("Why do they sing Lu ming first?")) == ("鹿鸣",)
+    assert b.pinyin_terms(analyze("What is the song Huanghuang zhe hua about?")) == ("皇皇者华",)
     q = real_retriever.understand(analyze("What is the xuanjiu for?"))
     assert "玄酒" in q.expansions and "玄酒" not in q.bridged  # the reader's own word: BM25 matches it
     zhi = real_retriever.understand(analyze("Why does the guest say zhi?"))
@@ -107,3 +110,11 @@ def test_a_rare_ritual_character_names_its_term_in_a_modern_question(real_retrie
     assert not b.names_ritual_term(real_retriever.understand(analyze("果脯怎么做？")))
     assert not b.names_ritual_term(real_retriever.understand(analyze("这瓶酒多少钱？")))
     assert not real_retriever.ask("果脯怎么做？").found
+
+
+def test_english_direction_and_number_words_name_no_topic(real_retriever):
+    """Two glossary words make an English question name the rite, but not a direction or a number
+    (right → 右, two → 二): they are as much everyday English as the rite's."""
+    b: Bridge = real_retriever.bridge
+    assert not b.names_ritual_term(real_retriever.understand(analyze("Do I turn right after I eat lunch?")))
+    assert b.names_ritual_term(real_retriever.understand(analyze("Why does the guest bow to the right?")))

@@ -92,6 +92,25 @@ _NOT_A_TOPIC = frozenset("东西南北上下左右前后中内外间一二三四
 RARE_CHAR_WORDS = 8
 
 
+#: A name in a list of the 經 (「工歌鹿鳴、四牡、皇皇者華」): an item between 、 (or after ︰), of
+#: NAME_CHARS characters, a reader may spell in pinyin however rarely the 經 names it (lu ming → 鹿鳴).
+NAME_CHARS = (2, 4)
+_LIST_ITEM = re.compile(r"(?<=[、︰：:])[^、，。；︰：:？！「」]+|[^、，。；︰：:？！「」]+(?=、)")
+
+
+def _jing_names(units: Sequence["LemmaUnit"]) -> set[str]:
+    """The names the 經 lists (songs, vessels, dishes): the items of its 、-lists, normalized. The
+    first item keeps the verb before it (工歌鹿鳴), so its last two characters count as well."""
+    out: set[str] = set()
+    for u in units:
+        for m in _LIST_ITEM.finditer(u.jing):
+            item = normalize(m.group(0))
+            for name in (item, item[-2:]):
+                if NAME_CHARS[0] <= len(name) <= NAME_CHARS[1] and len(cjk_runs(name)) == 1:
+                    out.add(name)
+    return out
+
+
 @dataclass(frozen=True)
 class Bridge:
     """Corpus-aware vocabulary bridges (see the module docstring). Build with :meth:`build`."""
@@ -139,7 +158,7 @@ class Bridge:
         # what a reader may spell: the ritual terms, and the words of the 經 itself (every pair of
         # characters that recurs in it: 折俎 of 乃設折俎, 拜送)
         pairs = Counter(b for u in units for r in cjk_runs(normalize(u.jing)) for b in bigrams(r))
-        spellable = ritual | chars | {b for b, n in pairs.items() if n >= MIN_JING_PAIR}
+        spellable = ritual | chars | {b for b, n in pairs.items() if n >= MIN_JING_PAIR} | _jing_names(units)
         for term in sorted(spellable):
             for reading in islice(product(*(dictionary.readings(ch) for ch in term)), MAX_READINGS):
                 by_reading.setdefault("".join(reading), []).append(term)
@@ -327,8 +346,10 @@ class Bridge:
             return True
 
         # in English: at least two different words the glossary knows as ritual vocabulary (guest,
-        # cup, mat …): one alone ("a glass of red wine") is as often about something else
-        mapped = {stem(w) for w in query.segments if w.isascii() and _english([w], [], [])[1]}
+        # cup, mat …): one alone ("a glass of red wine") is as often about something else; a word that
+        # only gives a direction, a number or grammar (right → 右, two → 二) names no topic
+        mapped = {stem(w) for w in query.segments
+                  if w.isascii() and any(t not in _NOT_A_TOPIC for t in _english([w], [], [])[1])}
         spelled = self.pinyin_terms(query)
         if any(len(t) > 1 for t in spelled):  # a compound written in pinyin (xuanjiu) names its term
             return True
