@@ -297,3 +297,7 @@ def test_modern_facings_and_days_reach_the_corpus_words():
     assert {"东面", "东乡"} <= set(analyze("站在堂下的人是朝東站嗎？").expansions)
     assert "明日" in analyze("第二天那場宴會唱什麼？").expansions
     assert "合乐" in analyze("What is the joined music?").expansions
+
+
+def test_lay_english_for_without_a_count():
+    assert normalize("無算") in analyze("They keep playing with no fixed number of songs").expansions

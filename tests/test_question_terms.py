@@ -89,3 +89,10 @@ def test_a_why_not_question_is_negated_but_a_comparison_is_not():
 def test_colloquial_and_english_why_frames_ask_why():
     for question in ("燕礼为啥让大夫当宾？", "How come the host washes the cup again?", "賓干嘛要下堂？"):
         assert query_terms(analyze(question)).why, question
+
+
+def test_a_bare_na_asks_where_but_na_with_a_measure_word_asks_which():
+    assert query_terms(analyze("他們的肉乾擺哪？")).where
+    assert query_terms(analyze("主人坐哪？")).where
+    assert not query_terms(analyze("合樂唱的是哪幾首？")).where
+    assert not query_terms(analyze("是哪位官員？")).where
