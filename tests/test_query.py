@@ -215,6 +215,9 @@ def test_rites_outside_the_corpus_are_named():
     assert analyze("士冠禮三加之冠何如？").other_rites == ("士冠禮",)
     assert analyze("What happens at a wedding?").other_rites == ("士昏禮",)
     assert analyze("賓為什麼告旨？").other_rites == ()
+    # the chapter names in pinyin: a reader who knows the chapter writes it so
+    assert analyze("What is offered in the te sheng kui shi li?").other_rites == ("特牲饋食禮",)
+    assert analyze("Where do the lords stand in the Jin li?").other_rites == ("覲禮",)
 
 
 def test_a_question_that_names_rites_is_not_a_follow_up():
