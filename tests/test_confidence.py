@@ -55,6 +55,7 @@ def test_rule_on_hand_written_signals():
     assert not c.low_confidence(Signals(ritual=0.3, dense=0.85))  # a paraphrase the dense side vouches for
     assert c.low_confidence(Signals(ritual=0.0, dense=0.99))  # but never a question with no ritual word
     assert c.low_confidence(Signals(ritual=None, dense=None))
+    assert c.low_confidence(Signals(ritual=1.0, dense=0.99, named=True, modern=True))  # today's manners
 
 
 def test_old_manifest_calibration_is_not_trusted():
@@ -112,3 +113,25 @@ def test_calibration_questions_are_low_confidence(real_retriever):
     confident = [q for q, hits in zip(offtopic_questions(), real_retriever.batch_search(list(offtopic_questions()), 1))
                  if not hits[0].low_confidence]
     assert not confident
+
+
+@pytest.mark.parametrize("question", [
+    "我们公司聚餐时老板来敬酒，我该怎么回敬？",
+    "At my company dinner, should the guest bow to the host first?",
+    "Nowadays, does the host still toast every guest?",
+])
+def test_todays_manners_with_the_rites_words_are_low_confidence(real_retriever, question):
+    """Set in today's world (公司, boss, nowadays) and naming nothing of the corpus itself: no passage
+    answers it, however many of the rite's words (敬酒, host, guest, bow) it borrows."""
+    assert real_retriever.bridge.modern_setting(real_retriever.understand(analyze(question)))
+    assert not real_retriever.ask(question).found
+
+
+@pytest.mark.parametrize("question", [
+    "燕禮的座次跟現在公司年會有什麼不同？",  # names a rite of the corpus
+    "現在公司的敬酒，跟旅酬有關係嗎？",  # names a ritual term of the corpus
+    "Why does the guest bow to the host?",  # no modern setting
+])
+def test_a_question_naming_the_corpus_is_answered_even_in_a_modern_setting(real_retriever, question):
+    assert not real_retriever.bridge.modern_setting(real_retriever.understand(analyze(question)))
+    assert real_retriever.ask(question).found

@@ -34,7 +34,7 @@ from itertools import islice, product
 from typing import TYPE_CHECKING
 
 from ..text.cedict import Cedict, cedict, pinyin_key, sense_words
-from ..text.lexicon import glossary, other_rites_table, stem
+from ..text.lexicon import glossary, modern_table, other_rites_table, stem
 from ..text.normalize import normalize
 from ..text.tokens import bigrams, cjk_runs
 from .glosses import Gloss, mine_glosses
@@ -76,6 +76,7 @@ MAX_MODERN = 4
 _PHRASING = frozenset("的了吗呢么们这那哪吧呀啊是有在要就都也还又很把被给让去来说做个什么怎样为")
 
 
+_WORDS = re.compile(r"[a-z]+")
 #: A short term quoted or put in brackets (「介」, 'he' (和), 案子（俎）): written on purpose.
 _QUOTED = re.compile(r"[「『“\"'（(]([^」』”\"'）)]{1,4})[」』”\"'）)]")
 #: A romanized word a reader marks as a term: 'yi', "zhi", (gong).
@@ -378,6 +379,25 @@ class Bridge:
         # a ritual character modern Chinese hardly uses (磬, 篚, 俎) names its term wherever it stands,
         # unless it is a character of one of those few modern words here (果脯 of 「果脯怎么做」)
         return any(ch in self.rare_chars and not self._in_modern_word(r, i) for r in runs for i, ch in enumerate(r))
+
+    def names_corpus_itself(self, query: "Query") -> bool:
+        """The question names the corpus beyond everyday words: a rite or commentator of it, a ritual
+        term of two or more characters in its own words (旅酬, 樂正), or a compound in pinyin (xuanjiu)."""
+        if query.rites or query.layers or any(len(t) > 1 for t in self.pinyin_terms(query)):
+            return True
+        runs = [r for seg in query.segments for r in cjk_runs(seg)]
+        return any(run[i : i + n] in self.ritual_terms
+                   for run in runs for n in range(2, min(6, len(run)) + 1) for i in range(len(run) - n + 1))
+
+    def modern_setting(self, query: "Query") -> bool:
+        """The question is set in today's world (``qa/data/modern.tsv``: 公司, 老闆, boss, podcast …) and
+        names nothing of the corpus itself (:meth:`names_corpus_itself`): it asks how people behave now,
+        however many of the rite's words it borrows (敬酒, host, guest, bow)."""
+        table = modern_table()
+        words = [stem(w) for w in _WORDS.findall(query.norm)]
+        found = any(name in query.norm for name, _ in table.chinese) or any(
+            tuple(words[i : i + n]) in table.english for n in (1, 2) for i in range(len(words) - n + 1))
+        return found and not self.names_corpus_itself(query)
 
     def _in_modern_word(self, run: str, i: int) -> bool:
         """Whether the character at ``i`` of ``run`` lies inside a CC-CEDICT word of two to four characters there."""

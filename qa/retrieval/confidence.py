@@ -24,8 +24,13 @@ however much modern phrasing surrounds the term (「乐正到底是干什么的�
 A fourth, ``elsewhere``, is whether the question quotes another text and not this one (a quotation of
 four or more characters sharing no four-character run with the corpus: 「學而時習之，不亦說乎」;
 :meth:`qa.retrieval.bridge.Bridge.quotes_elsewhere`): such a question is never confident, whatever
-it names. And an all-English question needs two words of the glossary to count as ritual vocabulary
-at all ("how do I cook rice" has one; see ``ENGLISH_MIN_WORDS``).
+it names. A fifth, ``modern``, is whether the question is set in today's world (公司, 老闆, boss,
+podcast: ``qa/data/modern.tsv``) and names nothing of the corpus itself (a rite, a commentator, a
+ritual term of two or more characters, a term in pinyin; :meth:`qa.retrieval.bridge.Bridge.modern_setting`):
+it asks about today's manners, however many of the rite's words it borrows (敬酒, host, guest, bow),
+and is never confident either. And an all-English question needs two words of the glossary to count as ritual vocabulary
+at all ("how do I cook rice" has one; see ``ENGLISH_MIN_WORDS``); a direction or a number word
+(right → 右, two → 二) names no topic.
 
 A result is **confident** when it names a ritual term, when ``ritual >= RITUAL_MIN``, or when
 the dense score clears the calibrated threshold and ``ritual >= RITUAL_FLOOR`` (a paraphrase
@@ -113,6 +118,7 @@ class Signals:
     dense: float | None  # best dense passage score (None: not measured, e.g. lexical-only ranking)
     named: bool = False  # the question writes a ritual term of the corpus (never refused)
     elsewhere: bool = False  # the question quotes another text, not this corpus (never confident)
+    modern: bool = False  # the question is set in today's world and names nothing of the corpus itself (never confident)
 
 
 def _content_terms(query: "Query", idf: Mapping[str, float], unknown: float) -> tuple[dict[str, float], set[str]]:
@@ -207,6 +213,8 @@ class Calibration:
 
     def low_confidence(self, s: Signals) -> bool:
         if s.elsewhere:  # 「學而時習之」, 「道可道」: about a text the corpus does not hold, whatever it names
+            return True
+        if s.modern:  # 「公司年会上领导敬酒，我该怎么回敬？」: today's manners, whatever words of the rite it borrows
             return True
         if s.named:
             return False

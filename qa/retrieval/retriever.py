@@ -277,7 +277,7 @@ class HybridRetriever:
             lex_ps = {self.units[u].id: ps for u, _, ps in lex.units}
             den_ps = {self.units[u].id: ps for u, _, ps in den.units}
             signals = Signals(ritual=ritual_share(q, idf), dense=den.top, named=self.bridge.names_ritual_term(q),
-                              elsewhere=self.bridge.quotes_elsewhere(q))
+                              elsewhere=self.bridge.quotes_elsewhere(q), modern=self.bridge.modern_setting(q))
             low = self.calibration.low_confidence(signals)
             hits = []
             for unit, score in fused:

@@ -183,6 +183,11 @@ def other_rites_table() -> _Names:
     return _names("other_rites.tsv", data_dir())
 
 
+def modern_table() -> _Names:
+    """Words that place a question in today's world, from ``modern.tsv`` (公司, 老闆, "boss", "podcast" …)."""
+    return _names("modern.tsv", data_dir())
+
+
 def english_of_terms() -> dict[str, tuple[str, str]]:
     """Normalized corpus term → (the term as the glossary writes it, its first English name there).
 

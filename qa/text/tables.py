@@ -51,6 +51,8 @@ TABLES: dict[str, TableSpec] = {
     "other_rites.tsv": TableSpec(("name", "rite"), 2),
     "commentators.tsv": TableSpec(("name", "layer"), 2),
     "offtopic.tsv": TableSpec(("question", "lang"), 1),
+    # words of today's world (the confidence rule reads them per question; nothing an index stores)
+    "modern.tsv": TableSpec(("name", "kind"), 2, indexed=False),
     "jing_reference.txt": TableSpec(("normalized 經 text",), 1),
     "corrections.tsv": TableSpec(("source file", "wrong form in context", "corrected", "why"), 4, indexed=False),
     # the learned re-ranker's weights: they order search results, never what an index stores
