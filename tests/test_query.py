@@ -304,3 +304,13 @@ def test_modern_facings_and_days_reach_the_corpus_words():
 
 def test_lay_english_for_without_a_count():
     assert normalize("無算") in analyze("They keep playing with no fixed number of songs").expansions
+
+
+def test_hand_is_a_verb_when_an_object_follows_it_and_a_noun_when_it_ends_its_phrase():
+    give, hand = normalize("授"), normalize("手")
+    assert give in analyze("Why does the guest hand his dried meat to the players?").expansions
+    assert give in analyze("Why not set it down instead of handing it to him?").expansions
+    assert give in analyze("they hand him a cup").expansions
+    by_hand = analyze("Why do the helpers lead them by the hand?").expansions
+    assert hand in by_hand and give not in by_hand
+    assert give not in analyze("Does the host put the cup into the guest's hand?").expansions

@@ -182,6 +182,8 @@ def _english(words: list[str], rites: list[str], layers: list[str]) -> tuple[lis
     sc = scaffolding().en
     rt = rites_table().english
     ct = commentators_table().english
+    # the word after each kept word, determiners included (a noun or a verb: see VERB_READINGS)
+    after = [words[j + 1] if j + 1 < len(words) else "" for j, w in enumerate(words) if w not in DETERMINERS]
     words = [w for w in words if w not in DETERMINERS]  # scaffolding anyway; skipping them lets phrases match
     stems = [stem(w) for w in words]
     kept: list[str] = []
@@ -201,6 +203,8 @@ def _english(words: list[str], rites: list[str], layers: list[str]) -> tuple[lis
                 break
             # a lone verb whose particle comes later is the phrasal verb ("set … down" → set down)
             found = gl.get((stems[i], stems[verbs[i]]) if n == 1 and i in verbs else key)
+            if n == 1 and stems[i] in VERB_READINGS and (after[i] in _OBJECT_START or words[i].endswith(("ing", "ed"))):
+                found = gl.get(VERB_READINGS[stems[i]], found)
             if found:
                 terms.extend(found)
                 kept.extend(words[i : i + n])
@@ -211,6 +215,15 @@ def _english(words: list[str], rites: list[str], layers: list[str]) -> tuple[lis
                 kept.append(words[i])
             i += 1
     return kept, terms
+
+
+#: A word that is a noun or a verb by what follows it: the verb takes an object ("hand him a cup",
+#: "hand his dried meat to …") and is read as this glossary phrase (hand over → 授); the noun ends its
+#: phrase ("by the hand", "the guest's hand") and keeps its own entry (手). Its -ing / -ed forms are the verb.
+VERB_READINGS: dict[str, tuple[str, ...]] = {"hand": ("hand", "over")}
+_OBJECT_START = frozenset({"him", "her", "them", "it", "me", "us", "you", "the", "a", "an", "his", "their", "its",
+                           "my", "your", "our", "this", "that", "these", "those", "each", "every", "one", "two",
+                           "over", "out", "back", "down", "up", "round", "around"})
 
 
 #: English particles that may stand apart from their verb ("set the cup down", "hand it over").
