@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -300,7 +300,10 @@ def _parts(
     unit_weight: float = 1.0,
     question: frozenset[str] = frozenset(),
     english: frozenset[str] = frozenset(),
+    glosses: dict[str, float] | None = None,
 ) -> Parts:
+    """What the scorer sees of ``c``; ``glosses`` caches each sentence's gloss strength for this question
+    (a sentence stands in up to WINDOW candidates)."""
     coverage = _coverage(c.norm, weights)
     # an English question: its own words against the sentence's English (the shadow's reading)
     eng = ENGLISH_SHARE * len(english & english_of(c.norm)) / len(english) if english else 0.0
@@ -308,7 +311,9 @@ def _parts(
     # commentary answers it even in other words
     inherit = _coverage(_norm(c.unit.jing), weights) if c.layer in ("zhu", "xiyi") else 0.0
     covered = coverage + eng + inherit
-    gloss = max((gloss_strength(t, terms) for t in c.sentences), default=0.0) if covered else 0.0
+    cache: dict[str, float] = {} if glosses is None else glosses
+    gloss = max((cache[t] if t in cache else cache.setdefault(t, gloss_strength(t, terms)) for t in c.sentences),
+                default=0.0) if covered else 0.0
     says = _says_kind(c.norm, terms)
     # a gloss of the whole word asked (樂正) counts fully, one of one of its characters (正) less;
     # a where / how-many question wants a place or a number, not what a word means, unless the
@@ -382,10 +387,11 @@ class Scoring:
     units: Mapping[str, float]  # unit id → its weight (how much of the question its 經 covers)
     question: frozenset[str]  # the question's character pairs
     english: frozenset[str]  # an English question's words
+    glosses: dict[str, float] = field(default_factory=dict)  # sentence → its gloss strength (a cache)
 
     def parts(self, c: Candidate) -> Parts:
         return _parts(c, self.terms, self.weights, self.matched.get(c.unit.id, ()), self.units.get(c.unit.id, UNIT_FLOOR),
-                      self.question, self.english)
+                      self.question, self.english, self.glosses)
 
 
 def scoring(query: "Query", hits: Sequence["Hit"], cands: Sequence[Candidate]) -> Scoring:
