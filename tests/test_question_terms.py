@@ -96,3 +96,10 @@ def test_a_bare_na_asks_where_but_na_with_a_measure_word_asks_which():
     assert query_terms(analyze("主人坐哪？")).where
     assert not query_terms(analyze("合樂唱的是哪幾首？")).where
     assert not query_terms(analyze("是哪位官員？")).where
+
+
+def test_what_for_frames_ask_what_a_thing_is_not_why():
+    what = query_terms(analyze("司正是幹嘛的？"))
+    assert what.meaning and not what.why
+    term = query_terms(analyze("鄉先生何也？"))  # a term of a few characters before 何也
+    assert term.meaning and not term.why

@@ -41,14 +41,14 @@ _QUOTED = re.compile(r"[「『“\"《]([^」』”\"》]+)[」』”\"》]")
 _WHY = ("为什么", "为何", "何以", "何故", "why", "所以", "怎么", "缘何", "何为", "reason", "为啥", "干嘛", "干吗",
         "凭什么", "how come", "what for", "purpose")
 _MEANING = ("什么意思", "何谓", "何义", "是什么", "mean", "what is", "谓何", "意思", "什么人", "何人", "who",
-            "何官", "到底是谁", "干什么的", "啥意思", "指哪", "指什么", "指的是", "哪些官", "什么官", "何所指", "指谁")
+            "何官", "到底是谁", "干什么的", "干嘛的", "干吗的", "做什么的", "做啥的", "啥意思", "指哪", "指什么", "指的是", "哪些官", "什么官", "何所指", "指谁")
 #: The classical 「X者何？」 asks what X is (but 「…者何在」 where it is).
 _WHAT_IS_END = re.compile(r"者何[也乎]?[？?。！!\s]*$")
 #: 「…，何也？」 after a clause asks why (「主人退而賓又拜辱，何也？」); after a bare term or 者
 #: (「旨何也」, 「旅者何也」) it asks what the term is. Group 1 is what the 何也 follows.
 _HE_YE = re.compile(r"([^，,。；;：:？?！!「」『』“”\s]*)\s*([，,]?)\s*何(?:也|哉|歟|欤|與|与)")
 #: A 何也 after this many characters or more of its own clause follows a statement, not a term.
-HE_YE_CLAUSE = 3
+HE_YE_CLAUSE = 5
 #: A negation in a question (不 / 沒 / 無 / 未 …; n't, not, no, never), but not the 不 of words
 #: that only compare or ask back (不同, 不一樣, 不是…嗎, 不行).
 _NEGATION_ZH = re.compile(r"[不没沒无無未非莫勿弗](?![同一是行对對])")
@@ -57,6 +57,7 @@ _NEGATION_EN = re.compile(r"n['’]t\b|\bnot\b|\bno\b|\bnever\b|\bwithout\b", re
 #: 以其賤，略之也」, 「無獻，因其舉觶而薦之」) and goes on to say why.
 _NEGATED_TOPIC = re.compile(r"^[○\s]*(?:[^，,。；：]{0,4}?)[不無无未非][^，,。；：]{1,10}[，,：:]")
 _WHERE = ("哪里", "哪儿", "何处", "何所", "何地", "何方", "哪边", "什么地方", "什么位置", "什么方向", "where", "which side")
+_WHAT_FOR = re.compile(r"(?:干嘛|干吗)的")
 #: A bare 哪 asks where (「肉乾擺哪？」, 「坐哪」), unless a measure word makes it which (哪個, 哪些, 哪位).
 _WHERE_NA = re.compile(r"哪(?![个些一位种样天年次首篇边几])")
 _COUNT = ("几", "多少", "how many", "how much", "若干", "多久", "多长", "how long", "how often", "几年")
@@ -152,7 +153,8 @@ def query_terms(query: "Query") -> QueryTerms:
         chars=frozenset(chars),
         bigrams=frozenset(bigrams),
         phrases=tuple(dict.fromkeys(own + expanded + bridged)),
-        why=why_he or any(w in asked for w in _WHY),
+        # 「…是干嘛的」 asks what a thing or person is for (a gloss), not why
+        why=why_he or any(w in _WHAT_FOR.sub("", asked) for w in _WHY),
         meaning=what_he or any(w in asked for w in _MEANING) or bool(_WHAT_IS_END.search(query.text)),
         context=context,
         weights=weights,
