@@ -118,3 +118,12 @@ def test_english_direction_and_number_words_name_no_topic(real_retriever):
     b: Bridge = real_retriever.bridge
     assert not b.names_ritual_term(real_retriever.understand(analyze("Do I turn right after I eat lunch?")))
     assert b.names_ritual_term(real_retriever.understand(analyze("Why does the guest bow to the right?")))
+
+
+def test_an_english_glossary_phrase_counts_as_one_ritual_word(real_retriever):
+    """"keep order" (司正) is a glossary phrase though neither word is one alone: with another
+    glossary word it names the rite, so the question is answered, not refused."""
+    b: Bridge = real_retriever.bridge
+    q = real_retriever.understand(analyze("Why appoint someone to keep order halfway through?"))
+    assert b.names_ritual_term(q)
+    assert not b.names_ritual_term(real_retriever.understand(analyze("How do I keep order in my classroom?")))

@@ -314,3 +314,7 @@ def test_hand_is_a_verb_when_an_object_follows_it_and_a_noun_when_it_ends_its_ph
     by_hand = analyze("Why do the helpers lead them by the hand?").expansions
     assert hand in by_hand and give not in by_hand
     assert give not in analyze("Does the host put the cup into the guest's hand?").expansions
+
+
+def test_both_is_the_two_together():
+    assert normalize("皆") in analyze("Why do both officers bow?").expansions

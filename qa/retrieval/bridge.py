@@ -38,7 +38,7 @@ from ..text.lexicon import glossary, modern_table, other_rites_table, stem
 from ..text.normalize import normalize
 from ..text.tokens import bigrams, cjk_runs
 from .glosses import Gloss, mine_glosses
-from .query import _english
+from .query import _english, glossary_matches
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..corpus.units import LemmaUnit
@@ -349,8 +349,10 @@ class Bridge:
         # in English: at least two different words the glossary knows as ritual vocabulary (guest,
         # cup, mat …): one alone ("a glass of red wine") is as often about something else; a word that
         # only gives a direction, a number or grammar (right → 右, two → 二) names no topic
-        mapped = {stem(w) for w in query.segments
-                  if w.isascii() and any(t not in _NOT_A_TOPIC for t in _english([w], [], [])[1])}
+        # (a phrase counts once: "keep order" → 司正)
+        gl = glossary().english
+        mapped = {key for key, _ in glossary_matches([w for w in query.segments if w.isascii()])
+                  if any(t not in _NOT_A_TOPIC for t in gl[key])}
         spelled = self.pinyin_terms(query)
         if any(len(t) > 1 for t in spelled):  # a compound written in pinyin (xuanjiu) names its term
             return True

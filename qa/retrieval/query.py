@@ -249,22 +249,30 @@ def _separated_particles(stems: Sequence[str], gl: Mapping[tuple[str, ...], obje
 def glossary_words(words: Sequence[str]) -> set[str]:
     """The English words of ``words`` (a question's segments, in order) that a glossary entry covers,
     phrases included ("keep order" → both words; a lone "keep" is no ritual word)."""
+    return {w for _, covered in glossary_matches(words) for w in covered}
+
+
+def glossary_matches(words: Sequence[str]) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """(glossary key, the words of ``words`` it covers) for each English glossary entry the words
+    hold, longest phrase first, phrasal verbs written apart included ("set the goblet down")."""
     gl = glossary().english
     stems = [stem(w) for w in words]
-    covered: set[str] = set()
     particles = _separated_particles(stems, gl)
-    covered.update(words[j] for j in particles)
-    covered.update(words[i] for i in particles.values())
+    out: list[tuple[tuple[str, ...], tuple[str, ...]]] = [((stems[v], stems[p]), (words[v], words[p])) for p, v in particles.items()]
     i = 0
     while i < len(words):
+        if i in particles or i in particles.values():
+            i += 1
+            continue
         for n in range(min(MAX_PHRASE_WORDS, len(words) - i), 0, -1):
-            if tuple(stems[i : i + n]) in gl:
-                covered.update(words[i : i + n])
+            key = tuple(stems[i : i + n])
+            if key in gl:
+                out.append((key, tuple(words[i : i + n])))
                 i += n
                 break
         else:
             i += 1
-    return covered
+    return out
 
 
 # ── language guess (reporting only) ────────────────────────────────────────────
