@@ -318,3 +318,8 @@ def test_hand_is_a_verb_when_an_object_follows_it_and_a_noun_when_it_ends_its_ph
 
 def test_both_is_the_two_together():
     assert normalize("皆") in analyze("Why do both officers bow?").expansions
+
+
+def test_a_modern_word_split_by_an_aspect_particle_still_reaches_the_glossary():
+    assert normalize("盥") in analyze("主人已经洗过手了，为什么还要再洗？").expansions
+    assert normalize("盥") in analyze("主人洗手以後做什麼？").expansions

@@ -160,8 +160,22 @@ def _strip_scaffolding(run: str, phrases: Sequence[tuple[str, bool]]) -> list[st
     return parts
 
 
+#: Modern aspect particles a verb-object word is split by (洗过手, 喝了酒, 坐着喝): read without them,
+#: the run holds the glossary word (洗手 → 盥).
+_ASPECT = re.compile(r"(?<=[\u4e00-\u9fff])[过了着](?=[\u4e00-\u9fff])")
+
+
 def _glossary_zh(run: str, table: dict[str, tuple[str, ...]], max_len: int) -> list[str]:
-    """Corpus terms for modern-Chinese glossary words in a CJK run (longest match, no overlaps)."""
+    """Corpus terms for modern-Chinese glossary words in a CJK run (longest match, no overlaps), and
+    for those the run splits with an aspect particle (洗过手 → 洗手)."""
+    out = _glossary_run(run, table, max_len)
+    joined = _ASPECT.sub("", run)
+    if joined != run:
+        out += [t for t in _glossary_run(joined, table, max_len) if t not in out]
+    return out
+
+
+def _glossary_run(run: str, table: dict[str, tuple[str, ...]], max_len: int) -> list[str]:
     out: list[str] = []
     i = 0
     while i < len(run):
