@@ -246,3 +246,9 @@ def test_a_where_question_takes_the_note_naming_the_place_over_a_jing_that_names
         rite="鄉飲酒禮",
     )
     assert texts("其他樂工的脯醢放在哪裡？", hit(u, 0.9))[0].startswith("亦受爵于西階上，薦之者於其位，在階東。")
+
+
+def test_a_quoted_jing_with_x_zhe_he_chu_is_answered_by_the_gloss_of_x():
+    # 「經…其位，位者何處？」 asks what the quoted word points to: its gloss, not the 經 it quotes
+    u = unit("zhushu.xiangyin.t15", "主人阼階上拜送，介坐奠爵于其位。", "位，階上西面也。", rite="鄉飲酒禮")
+    assert texts("介坐奠爵于其位，位者何處？", hit(u, 0.9))[0] == "位，階上西面也。"

@@ -320,7 +320,9 @@ def _parts(
     # gloss is the place (「所，薦西也」 for 「其所者何處」)
     if (terms.where or terms.count) and not terms.meaning and not says:
         gloss = 0.0
-    tail = bool(gloss and terms.meaning and not terms.why and c.sentences and glosses_tail(c.sentences[0], terms))
+    # the gloss of the very word asked: what it means, or, for 「其所，所者何處」, the place it names
+    tail = bool(gloss and (terms.meaning or (terms.where and says)) and not terms.why and c.sentences
+                and glosses_tail(c.sentences[0], terms))
     return Parts(
         coverage=coverage,
         english=eng,

@@ -56,7 +56,7 @@ _NEGATION_EN = re.compile(r"n['’]t\b|\bnot\b|\bno\b|\bnever\b|\bwithout\b", re
 #: A sentence whose topic is an omission: it opens with a negated act (「不嚌啐，下賓」, 「不洗者，
 #: 以其賤，略之也」, 「無獻，因其舉觶而薦之」) and goes on to say why.
 _NEGATED_TOPIC = re.compile(r"^[○\s]*(?:[^，,。；：]{0,4}?)[不無无未非][^，,。；：]{1,10}[，,：:]")
-_WHERE = ("哪里", "哪儿", "何处", "何所", "何地", "何方", "哪边", "什么地方", "什么位置", "什么方向", "where", "which side")
+_WHERE = ("哪里", "哪儿", "何处", "何所", "何在", "何地", "何方", "哪边", "什么地方", "什么位置", "什么方向", "where", "which side")
 _WHAT_FOR = re.compile(r"(?:干嘛|干吗)的")
 #: A bare 哪 asks where (「肉乾擺哪？」, 「坐哪」), unless a measure word makes it which (哪個, 哪些, 哪位).
 _WHERE_NA = re.compile(r"哪(?![个些一位种样天年次首篇边几])")
