@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from qa.retrieval.query import analyze
 from qa.retrieval.terms import HEAD_GLOSS, PART_GLOSS, _is_gloss_of, gloss_strength, query_terms
+from qa.text.normalize import normalize
 
 
 def test_gloss_patterns_of_an_asked_term():
@@ -103,3 +104,14 @@ def test_what_for_frames_ask_what_a_thing_is_not_why():
     assert what.meaning and not what.why
     term = query_terms(analyze("鄉先生何也？"))  # a term of a few characters before 何也
     assert term.meaning and not term.why
+
+
+def test_in_what_order_questions_ask_an_order_and_an_order_sentence_says_it():
+    from qa.retrieval.terms import says_kind
+
+    order = query_terms(analyze("旅酬是按什么顺序喝的？从谁开始？"))
+    assert order.order
+    assert query_terms(analyze("When do the musicians come in?")).order
+    assert not query_terms(analyze("Why, when the host washes the cup, does the guest come down?")).order
+    assert says_kind(normalize("凡旅酬者，少長以齒，終於沃盥者"), order)
+    assert not says_kind(normalize("旅，序也"), order)

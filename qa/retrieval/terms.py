@@ -58,6 +58,14 @@ _NEGATION_EN = re.compile(r"n['’]t\b|\bnot\b|\bno\b|\bnever\b|\bwithout\b", re
 _NEGATED_TOPIC = re.compile(r"^[○\s]*(?:[^，,。；：]{0,4}?)[不無无未非][^，,。；：]{1,10}[，,：:]")
 _WHERE = ("哪里", "哪儿", "何处", "何所", "何在", "何地", "何方", "哪边", "什么地方", "什么位置", "什么方向", "where", "which side")
 _WHAT_FOR = re.compile(r"(?:干嘛|干吗)的")
+#: Words that ask in what order or at what point (normalized; English lower-cased).
+_ORDER_ASKED = ("顺序", "次序", "先后", "什么时候", "何时", "几时", "从谁开始", "谁先", "哪个先", "何者先",
+                "in what order", "what order", "at what point", "how soon", "before or after", "which comes first")
+#: An English question opening with when asks when ("When do the musicians come in?"); a when inside
+#: a question is mostly a conjunction ("Why, when the host washes …").
+_WHEN_OPENING = re.compile(r"when (?:do|does|did|is|are|was|were)\b")
+#: A sentence that says an order: by age (以齒), in turn (以次), first … then, ends with (終於), after / before.
+_ORDER = re.compile(r"以齿|以次|次序|次第|先后|先[^，。；]{1,8}后|终于|然后|而后|之后|之前|既[^，。；]{1,6}乃")
 #: A bare 哪 asks where (「肉乾擺哪？」, 「坐哪」), unless a measure word makes it which (哪個, 哪些, 哪位).
 _WHERE_NA = re.compile(r"哪(?![个些一位种样天年次首篇边几])")
 _COUNT = ("几", "多少", "how many", "how much", "若干", "多久", "多长", "how long", "how often", "几年")
@@ -79,6 +87,7 @@ class QueryTerms:
     weights: Mapping[str, float] = field(default_factory=dict)
     where: bool = False  # the question asks where (a place, a side, a facing)
     count: bool = False  # the question asks how many
+    order: bool = False  # the question asks in what order, or at what point (顺序, 先后, "in what order")
     #: the question asks why something is *not* done (「何以不酢」, "why doesn't he …"): a
     #: commentary that names the omission as its topic (「不酢，辟君也」, 「不洗者，以其賤」) answers it
     negated: bool = False
@@ -160,6 +169,7 @@ def query_terms(query: "Query") -> QueryTerms:
         weights=weights,
         where=any(w in asked for w in _WHERE) or bool(_WHERE_NA.search(asked)),
         count=any(w in asked for w in _COUNT),
+        order=any(w in asked for w in _ORDER_ASKED) or bool(_WHEN_OPENING.match(asked)),
         negated=bool(_NEGATION_EN.search(query.text) if query.lang in ("en", "mixed") else _NEGATION_ZH.search(query.text)),
         rites=frozenset(rites),
         asked=tuple(dict.fromkeys(own or expanded)),
@@ -247,8 +257,10 @@ _NUMBER = re.compile(r"[二三四五六七八九十百][者篇人年尺丈寸拜
 
 
 def says_kind(norm: str, terms: QueryTerms) -> bool:
-    """Whether a (normalized) sentence says the place a where question asks or the number a how-many one asks."""
-    return bool((terms.where and _PLACE.search(norm)) or (terms.count and _NUMBER.search(norm)))
+    """Whether a (normalized) sentence says the place a where question asks, the number a how-many one
+    asks, or the order an in-what-order one asks."""
+    return bool((terms.where and _PLACE.search(norm)) or (terms.count and _NUMBER.search(norm))
+                or (terms.order and _ORDER.search(norm)))
 
 
 def explains(norm: str, layer: str) -> bool:
