@@ -323,3 +323,9 @@ def test_both_is_the_two_together():
 def test_a_modern_word_split_by_an_aspect_particle_still_reaches_the_glossary():
     assert normalize("盥") in analyze("主人已经洗过手了，为什么还要再洗？").expansions
     assert normalize("盥") in analyze("主人洗手以後做什麼？").expansions
+
+
+def test_colloquial_words_for_the_water_jar_the_blind_musicians_and_drinking_in_turn():
+    assert normalize("玄酒") in analyze("酒壶旁边那壶水是干嘛的？").expansions
+    assert normalize("瞽") in analyze("扶瞎子的人是谁？").expansions
+    assert normalize("旅酬") in analyze("大家轮流喝酒是怎么轮的？").expansions

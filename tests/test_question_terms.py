@@ -115,3 +115,7 @@ def test_in_what_order_questions_ask_an_order_and_an_order_sentence_says_it():
     assert not query_terms(analyze("Why, when the host washes the cup, does the guest come down?")).order
     assert says_kind(normalize("凡旅酬者，少長以齒，終於沃盥者"), order)
     assert not says_kind(normalize("旅，序也"), order)
+
+
+def test_who_is_it_asks_an_identity():
+    assert query_terms(analyze("那个帮忙扶乐工的人是谁？")).meaning
