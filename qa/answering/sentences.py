@@ -251,7 +251,7 @@ class Parts:
     passage: bool  # inside a passage the retriever matched
     explain: bool  # a why question, and the sentence gives a reason
     omission: bool  # a why-not question, and the sentence opens with the omission asked (「不酢，…」)
-    kind: bool  # a where / how-many question, and the sentence says a place / number
+    kind: bool  # a where / how-many / in-what-order question, and the sentence says a place / number / order
     jing_says: bool  # ... and the 經 of the sentence's unit says one itself
     length: int  # normalized characters
     sentences: int  # sentences in the run

@@ -12,7 +12,8 @@ Three real lexical resources, in this order (the curated glossary has already ru
 3. **CC-CEDICT, readings**: a word of an English question that is no English word but spells the
    reading of a ritual term (xuanjiu, lu chou, zhi) is read back to the term's characters
    (玄酒, 旅酬; 旨 觯 至), composed character by character from the dictionary's readings, since
-   CC-CEDICT lists few of the corpus's compounds; a reader who writes pinyin names the term;
+   CC-CEDICT lists few of the corpus's compounds (the 經's recurring pairs and the names its lists
+   give, 鹿鳴 of 「工歌鹿鳴、四牡」, are spellable too); a reader who writes pinyin names the term;
 4. **the corpus's own glosses** (:mod:`qa.retrieval.glosses`, 「X，Y也」 in the 注 and 疏): a
    question whose words (or the terms of 1 and 2) reach a gloss Y reaches its term X
    (美 → 旨, 召 → 速, 扶 + 工 → 相).
@@ -36,7 +37,7 @@ from typing import TYPE_CHECKING
 from ..text.cedict import Cedict, cedict, pinyin_key, sense_words
 from ..text.lexicon import glossary, modern_table, other_rites_table, stem
 from ..text.normalize import normalize
-from ..text.tokens import bigrams, cjk_runs
+from ..text.tokens import WORD, bigrams, cjk_runs
 from .glosses import Gloss, mine_glosses
 from .query import _english, glossary_matches
 
@@ -76,7 +77,6 @@ MAX_MODERN = 4
 _PHRASING = frozenset("的了吗呢么们这那哪吧呀啊是有在要就都也还又很把被给让去来说做个什么怎样为")
 
 
-_WORDS = re.compile(r"[a-z]+")
 #: A short term quoted or put in brackets (「介」, 'he' (和), 案子（俎）): written on purpose.
 _QUOTED = re.compile(r"[「『“\"'（(]([^」』”\"'）)]{1,4})[」』”\"'）)]")
 #: A romanized word a reader marks as a term: 'yi', "zhi", (gong).
@@ -365,10 +365,8 @@ class Bridge:
         runs = [r for seg in query.segments for r in cjk_runs(seg)]
         # a follow-up is about what the turn before it named (那卿的席呢？ after a question on 加席)
         carried = [r for seg in query.context for r in cjk_runs(seg)]
-        for run in runs + carried:
-            for n in range(2, min(6, len(run)) + 1):
-                if any(run[i : i + n] in self.ritual_terms for i in range(len(run) - n + 1)):
-                    return True
+        if self._holds_ritual_term(runs + carried):
+            return True
         # the question's own words spell out a gloss of the corpus (扶…樂工 of 「相，扶工也」)
         # (a term that is grammar, 所 or 者, names no topic however its gloss is spelled)
         if any(t not in _NOT_A_TOPIC for t in self.reached_glosses([r for r in runs if len(r) > 1], min_gloss=2)):
@@ -387,7 +385,10 @@ class Bridge:
         term of two or more characters in its own words (旅酬, 樂正), or a compound in pinyin (xuanjiu)."""
         if query.rites or query.layers or any(len(t) > 1 for t in self.pinyin_terms(query)):
             return True
-        runs = [r for seg in query.segments for r in cjk_runs(seg)]
+        return self._holds_ritual_term([r for seg in query.segments for r in cjk_runs(seg)])
+
+    def _holds_ritual_term(self, runs: Sequence[str]) -> bool:
+        """Whether a CJK run writes a ritual term of the corpus of two to six characters (旅酬, 樂正)."""
         return any(run[i : i + n] in self.ritual_terms
                    for run in runs for n in range(2, min(6, len(run)) + 1) for i in range(len(run) - n + 1))
 
@@ -396,7 +397,7 @@ class Bridge:
         names nothing of the corpus itself (:meth:`names_corpus_itself`): it asks how people behave now,
         however many of the rite's words it borrows (敬酒, host, guest, bow)."""
         table = modern_table()
-        words = [stem(w) for w in _WORDS.findall(query.norm)]
+        words = [stem(w) for w in WORD.findall(query.norm)]
         found = any(name in query.norm for name, _ in table.chinese) or any(
             tuple(words[i : i + n]) in table.english for n in (1, 2) for i in range(len(words) - n + 1))
         return found and not self.names_corpus_itself(query)

@@ -26,11 +26,12 @@ four or more characters sharing no four-character run with the corpus: 「學而
 :meth:`qa.retrieval.bridge.Bridge.quotes_elsewhere`): such a question is never confident, whatever
 it names. A fifth, ``modern``, is whether the question is set in today's world (公司, 老闆, boss,
 podcast: ``qa/data/modern.tsv``) and names nothing of the corpus itself (a rite, a commentator, a
-ritual term of two or more characters, a term in pinyin; :meth:`qa.retrieval.bridge.Bridge.modern_setting`):
-it asks about today's manners, however many of the rite's words it borrows (敬酒, host, guest, bow),
-and is never confident either. And an all-English question needs two words of the glossary to count as ritual vocabulary
-at all ("how do I cook rice" has one; see ``ENGLISH_MIN_WORDS``); a direction or a number word
-(right → 右, two → 二) names no topic.
+ritual term of two or more characters, a term in pinyin;
+:meth:`qa.retrieval.bridge.Bridge.modern_setting`): it asks about today's manners, however many of
+the rite's words it borrows (敬酒, host, guest, bow), and is never confident either. And an
+all-English question needs two words of the glossary to count as ritual vocabulary at all ("how do
+I cook rice" has one; see ``ENGLISH_MIN_WORDS``; a glossary phrase, keep order, is one word); a
+direction or a number word (right → 右, two → 二) names no topic.
 
 A result is **confident** when it names a ritual term, when ``ritual >= RITUAL_MIN``, or when
 the dense score clears the calibrated threshold and ``ritual >= RITUAL_FLOOR`` (a paraphrase

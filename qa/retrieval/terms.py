@@ -41,7 +41,8 @@ _QUOTED = re.compile(r"[「『“\"《]([^」』”\"》]+)[」』”\"》]")
 _WHY = ("为什么", "为何", "何以", "何故", "why", "所以", "怎么", "缘何", "何为", "reason", "为啥", "干嘛", "干吗",
         "凭什么", "how come", "what for", "purpose")
 _MEANING = ("什么意思", "何谓", "何义", "是什么", "mean", "what is", "谓何", "意思", "什么人", "何人", "who",
-            "何官", "到底是谁", "是谁", "干什么的", "干嘛的", "干吗的", "做什么的", "做啥的", "啥意思", "指哪", "指什么", "指的是", "哪些官", "什么官", "何所指", "指谁")
+            "何官", "到底是谁", "是谁", "干什么的", "干嘛的", "干吗的", "做什么的", "做啥的", "啥意思", "指哪",
+            "指什么", "指的是", "哪些官", "什么官", "何所指", "指谁")
 #: The classical 「X者何？」 asks what X is (but 「…者何在」 where it is).
 _WHAT_IS_END = re.compile(r"者何[也乎]?[？?。！!\s]*$")
 #: 「…，何也？」 after a clause asks why (「主人退而賓又拜辱，何也？」); after a bare term or 者
@@ -158,12 +159,13 @@ def query_terms(query: "Query") -> QueryTerms:
     context = frozenset(_grams(carried)[0]) - chars
     asked = query.norm.lower()
     why_he, what_he = _he_ye(query.text)
+    # 「…是干嘛的」 asks what a thing or person is for (a gloss), not why
+    asked_why = _WHAT_FOR.sub("", asked)
     return QueryTerms(
         chars=frozenset(chars),
         bigrams=frozenset(bigrams),
         phrases=tuple(dict.fromkeys(own + expanded + bridged)),
-        # 「…是干嘛的」 asks what a thing or person is for (a gloss), not why
-        why=why_he or any(w in _WHAT_FOR.sub("", asked) for w in _WHY),
+        why=why_he or any(w in asked_why for w in _WHY),
         meaning=what_he or any(w in asked for w in _MEANING) or bool(_WHAT_IS_END.search(query.text)),
         context=context,
         weights=weights,
