@@ -320,6 +320,8 @@ def _parts(
     # gloss is the place (「所，薦西也」 for 「其所者何處」)
     if (terms.where or terms.count) and not terms.meaning and not says:
         gloss = 0.0
+    # a why-not question: the omission each sentence opens with (「不酢」 of 「不酢，辟君也」), if any
+    omitted = [negated_topic(t) for t in c.sentences] if terms.why and terms.negated and c.layer != "jing" else []
     # the gloss of the very word asked: what it means, or, for 「其所，所者何處」, the place it names
     tail = bool(gloss and (terms.meaning or (terms.where and says)) and not terms.why and c.sentences
                 and glosses_tail(c.sentences[0], terms))
@@ -330,10 +332,9 @@ def _parts(
         gloss=gloss,
         tail=tail,
         passage=any(c.norm in m or (len(c.norm) >= 4 and m and c.norm[:4] in m) for m in matched),
-        explain=bool(covered and terms.why and c.layer != "jing" and any(
-            _explains(_norm(t), c.layer) or (terms.negated and negated_topic(t)) for t in c.sentences)),
-        omission=bool(terms.why and terms.negated and c.layer != "jing" and any(
-            _coverage(negated_topic(t), weights) > 0 for t in c.sentences)),
+        explain=bool(covered and terms.why and c.layer != "jing" and (
+            any(omitted) or any(_explains(_norm(t), c.layer) for t in c.sentences))),
+        omission=any(_coverage(t, weights) > 0 for t in omitted),
         kind=bool(covered and says),
         jing_says=bool(says and c.layer != "jing" and _says_kind(_norm(c.unit.jing), terms)),
         length=len(c.norm),

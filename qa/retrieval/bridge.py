@@ -39,7 +39,7 @@ from ..text.lexicon import glossary, modern_table, other_rites_table, stem
 from ..text.normalize import normalize
 from ..text.tokens import WORD, bigrams, cjk_runs
 from .glosses import Gloss, mine_glosses
-from .query import _english, glossary_matches
+from .query import _english, glossary_matches, names_in
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..corpus.units import LemmaUnit
@@ -396,11 +396,8 @@ class Bridge:
         """The question is set in today's world (``qa/data/modern.tsv``: 公司, 老闆, boss, podcast …) and
         names nothing of the corpus itself (:meth:`names_corpus_itself`): it asks how people behave now,
         however many of the rite's words it borrows (敬酒, host, guest, bow)."""
-        table = modern_table()
-        words = [stem(w) for w in WORD.findall(query.norm)]
-        found = any(name in query.norm for name, _ in table.chinese) or any(
-            tuple(words[i : i + n]) in table.english for n in (1, 2) for i in range(len(words) - n + 1))
-        return found and not self.names_corpus_itself(query)
+        found = names_in(modern_table(), query.norm, WORD.findall(query.norm))
+        return bool(found) and not self.names_corpus_itself(query)
 
     def _in_modern_word(self, run: str, i: int) -> bool:
         """Whether the character at ``i`` of ``run`` lies inside a CC-CEDICT word of two to four characters there."""

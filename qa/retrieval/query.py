@@ -32,7 +32,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from ..errors import QueryError
 from ..settings import DEFAULTS
@@ -49,6 +49,9 @@ from ..text.lexicon import (
 )
 from ..text.normalize import normalize
 from ..text.tokens import WORD, is_cjk, pieces, split_segments
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..text.lexicon import _Names
 
 log = logging.getLogger(__name__)
 
@@ -368,9 +371,9 @@ def has_follow_up_marker(pieces: list[tuple[str, str]]) -> bool:
     return pieces[0][0] == "word" and any(tuple(words[: len(o)]) == o for o in FOLLOW_UP_OPENINGS_EN)
 
 
-def other_rites(norm: str, words: Sequence[str]) -> list[str]:
-    """Display names of the rites outside the corpus that a question names (normalized text, its English words)."""
-    table = other_rites_table()
+def names_in(table: "_Names", norm: str, words: Sequence[str]) -> list[str]:
+    """The values of ``table``'s names a question writes: a Chinese name inside its normalized text, an
+    English one as a run of its (lower-cased) words, stemmed, determiners skipped; in order, once each."""
     found = [value for name, value in table.chinese if name in norm]
     stems = [stem(w) for w in words if w not in DETERMINERS]
     for n in range(1, MAX_PHRASE_WORDS + 1):
@@ -379,6 +382,11 @@ def other_rites(norm: str, words: Sequence[str]) -> list[str]:
             if value:
                 found.append(value)
     return list(dict.fromkeys(found))
+
+
+def other_rites(norm: str, words: Sequence[str]) -> list[str]:
+    """Display names of the rites outside the corpus that a question names (normalized text, its English words)."""
+    return names_in(other_rites_table(), norm, words)
 
 
 _HYPHEN = re.compile(r"(?<=[A-Za-z])[-‐‑–](?=[A-Za-z])")

@@ -130,8 +130,8 @@ def read_units(path: Path) -> dict[str, list[dict]]:
     return out
 
 
-#: Every question set of this folder (probe.jsonl is a scratch list of probes, not a set).
 def question_sets() -> list[Path]:
+    """Every question set of this folder (probe.jsonl is a scratch list of probes, not a set)."""
     return sorted(p for p in HERE.glob("*.jsonl") if p.name != "probe.jsonl")
 
 
