@@ -125,7 +125,7 @@ def test_cells_that_would_run_as_formulas_are_neutralized(mini_retriever, tmp_pa
     with open(q, "w", encoding="utf-8", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["id", "question", "note"])
-        for i, c in enumerate(cells):
+        for c in cells:
             w.writerow([c, c + "賓為什麼說旨？", c])
     out = tmp_path / f"a{suffix}"
     run_batch(mini_retriever, q, out, k=1)

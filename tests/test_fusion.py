@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from qa.retrieval.fusion import DEFAULT_WEIGHTS, ENGLISH_WEIGHTS, RRF_K, SHADOW_WEIGHT, fuse, weights_for
+from qa.retrieval.fusion import (
+    DEFAULT_WEIGHTS,
+    ENGLISH_WEIGHTS,
+    RENDERING_WEIGHTS,
+    RRF_K,
+    SHADOW_WEIGHT,
+    fuse,
+    weights_for,
+)
 from qa.retrieval.query import analyze
 
 
@@ -55,6 +63,8 @@ def test_empty_rankings():
 
 
 def test_weights_by_kind_of_question():
-    assert weights_for(analyze("Why does the guest bow?")) == {**ENGLISH_WEIGHTS, "shadow": SHADOW_WEIGHT}
-    assert weights_for(analyze("賓為什麼告旨？")) == {**DEFAULT_WEIGHTS, "shadow": SHADOW_WEIGHT}
-    assert weights_for(analyze("賓告旨者何？")) == DEFAULT_WEIGHTS  # classical: no English shadow
+    assert weights_for(analyze("Why does the guest bow?")) == {**ENGLISH_WEIGHTS, "shadow": SHADOW_WEIGHT,
+                                                               "rendering": RENDERING_WEIGHTS["en"]}
+    assert weights_for(analyze("賓為什麼告旨？")) == {**DEFAULT_WEIGHTS, "shadow": SHADOW_WEIGHT,
+                                                     "rendering": RENDERING_WEIGHTS["zh-Hant"]}
+    assert weights_for(analyze("賓告旨者何？")) == DEFAULT_WEIGHTS  # classical: neither shadow nor renderings

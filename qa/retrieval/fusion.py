@@ -31,6 +31,9 @@ SHADOW_WEIGHT = 0.3
 #: The languages that use the shadow channel: not classical questions, which write the corpus's own
 #: words (the channel left lzh unchanged at hit@1 and cost it a little MRR).
 SHADOW_LANGS = frozenset({"en", "zh-Hans", "zh-Hant", "mixed"})
+#: Weight of the renderings' ranking (qa.retrieval.renderings: the units retold in plain English and
+#: modern Chinese), by the question's language (a language not listed: the channel is not used).
+RENDERING_WEIGHTS: Mapping[str, float] = {"en": 0.5, "zh-Hans": 0.2, "zh-Hant": 0.15, "mixed": 0.3}
 
 
 def fuse(
@@ -56,8 +59,14 @@ def fuse(
 def weights_for(query: "Query") -> Mapping[str, float]:
     """The fusion weights for the kind of question ``query`` is (its language, for now)."""
     base = ENGLISH_WEIGHTS if query.lang == "en" else DEFAULT_WEIGHTS
+    out = dict(base)
     shadow = shadow_weight(query)
-    return {**base, "shadow": shadow} if shadow else base
+    if shadow:
+        out["shadow"] = shadow
+    rendering = rendering_weight(query)
+    if rendering:
+        out["rendering"] = rendering
+    return out
 
 
 def shadow_weight(query: "Query") -> float:
@@ -65,4 +74,9 @@ def shadow_weight(query: "Query") -> float:
     return SHADOW_WEIGHT if query.lang in SHADOW_LANGS else 0.0
 
 
-__all__ = ["fuse", "weights_for", "shadow_weight", "SHADOW_WEIGHT", "SHADOW_LANGS", "RRF_K", "DEFAULT_WEIGHTS", "ENGLISH_WEIGHTS"]
+def rendering_weight(query: "Query") -> float:
+    """The renderings channel's fusion weight for ``query`` (0.0: the channel is not used)."""
+    return RENDERING_WEIGHTS.get(query.lang, 0.0)
+
+
+__all__ = ["fuse", "weights_for", "shadow_weight", "rendering_weight", "RENDERING_WEIGHTS", "SHADOW_WEIGHT", "SHADOW_LANGS", "RRF_K", "DEFAULT_WEIGHTS", "ENGLISH_WEIGHTS"]

@@ -22,8 +22,9 @@ from ..settings import Settings
 from .bridge import Bridge
 from .confidence import Calibration, Signals, calibrate, ritual_share
 from .features import Evidence
-from .fusion import fuse, shadow_weight, weights_for
+from .fusion import fuse, rendering_weight, shadow_weight, weights_for
 from .query import Query, analyze
+from .renderings import RenderingIndex
 from .rerank import rerank
 from .shadow import EnglishShadow
 
@@ -210,6 +211,7 @@ class HybridRetriever:
         self.dense = DenseRetriever(data, settings, self.calibration)
         self._bridge: "Bridge | None" = None
         self._shadow: EnglishShadow | None = None
+        self._renderings: RenderingIndex | None = None
 
     @property
     def bridge(self) -> "Bridge":
@@ -232,6 +234,19 @@ class HybridRetriever:
         if not shadow_weight(query):
             return []
         return [(self.units[u].id, s) for u, s in self.shadow.rank(self.shadow.words(query), FUSION_DEPTH)]
+
+    @property
+    def renderings(self) -> RenderingIndex:
+        """The units' plain renderings (qa.retrieval.renderings), indexed on first use."""
+        if self._renderings is None:
+            self._renderings = RenderingIndex.build(self.units)
+        return self._renderings
+
+    def rendering_ranking(self, query: "Query") -> list[tuple[str, float]]:
+        """The renderings channel's units for ``query``, best first; [] where the question's language does not use it."""
+        if not rendering_weight(query):
+            return []
+        return [(self.units[u].id, s) for u, s in self.renderings.rank(query, FUSION_DEPTH)]
 
     def understand(self, query: "Query") -> "Query":
         """``query`` with the corpus terms the bridge finds for its words (see qa.retrieval.bridge)."""
@@ -267,11 +282,12 @@ class HybridRetriever:
                 "lexical": [(self.units[u].id, s) for u, s, _ in lex.units],
                 "dense": [(self.units[u].id, s) for u, s, _ in den.units],
             }
-            shadow = self.shadow_ranking(q)
-            if shadow:
-                rankings["shadow"] = shadow
+            for name, ranking in (("shadow", self.shadow_ranking(q)), ("rendering", self.rendering_ranking(q))):
+                if ranking:
+                    rankings[name] = ranking
             by_id = {u.id: u for u in (self.units[i] for i, _, _ in (*lex.units, *den.units))}
-            by_id.update((u, self.units[self._index_of[u]]) for u, _ in shadow if u not in by_id)
+            for name in ("shadow", "rendering"):
+                by_id.update((u, self.units[self._index_of[u]]) for u, _ in rankings.get(name, ()) if u not in by_id)
             evidence = _evidence(rankings)
             fused = rerank(q, [(by_id[u], s) for u, s in fuse(rankings, weights_for(q))], idf, evidence=evidence)[:k]
             lex_ps = {self.units[u].id: ps for u, _, ps in lex.units}

@@ -26,7 +26,6 @@ per language. A question's cost is a dictionary lookup per word and a few array 
 from __future__ import annotations
 
 import logging
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -38,6 +37,7 @@ from ..text.cedict import Cedict, cedict, sense_words
 from ..text.lexicon import DETERMINERS, glossary, scaffolding, stem
 from ..text.normalize import normalize
 from ..text.tokens import WORD, cjk_runs
+from .bags import BagIndex
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..corpus.units import LemmaUnit
@@ -48,9 +48,6 @@ log = logging.getLogger(__name__)
 #: Weight of a word by the layer it is read in: the 經 is what a question asks about, the 注 explains
 #: it, the 疏 quotes and discusses everything at length (and 方苞's note sits between).
 LAYER_WEIGHTS: Mapping[str, float] = {"jing": 1.0, "zhu": 0.6, "xiyi": 0.5, "shu": 0.25}
-#: BM25 saturation and length normalization (the usual values; lengths are weighted lengths).
-K1 = 1.2
-B = 0.75
 #: Longest headword looked up in a unit's text (CC-CEDICT's kept headwords are at most this long).
 MAX_WORD = 4
 #: A multi-word glossary key ("principal guest") gives each of its words this share of a one-word key's weight.
@@ -61,18 +58,11 @@ FUNCTION_CHARS = frozenset("之乎者也而以其于於为所曰云亦则故此�
 _EXTRA_STOP = frozenset({"sb", "sth", "oneself", "etc", "also", "used", "ones", "sb's", "sth's"})
 
 
-@dataclass(frozen=True, slots=True)
-class _Postings:
-    units: np.ndarray  # unit indices holding the word
-    scores: np.ndarray  # the word's BM25 contribution (idf × saturated tf) in each of them
-
-
 @dataclass(frozen=True)
 class EnglishShadow:
-    """The units' English shadows, indexed for BM25. Build with :meth:`build`."""
+    """The units' English shadows, indexed for BM25 (:class:`qa.retrieval.bags.BagIndex`). Build with :meth:`build`."""
 
-    n_units: int
-    postings: Mapping[str, _Postings]  # English word (english_key) → its postings
+    bags: BagIndex
     translator: "_Translator"
     stopwords: frozenset[str]
 
@@ -84,24 +74,13 @@ class EnglishShadow:
             translator = _default_translator()
         else:
             translator = _Translator(dictionary, _reverse_glossary(stop), stop)
-        bags = [translator.shadow(u) for u in units]
-        n = len(bags)
-        lengths = np.array([sum(b.values()) for b in bags], dtype=np.float64)
-        avg = float(lengths.mean()) if n and lengths.mean() > 0 else 1.0
-        by_word: dict[str, list[tuple[int, float]]] = {}
-        for i, bag in enumerate(bags):
-            for w, tf in bag.items():
-                by_word.setdefault(w, []).append((i, tf))
-        postings: dict[str, _Postings] = {}
-        for w, rows in by_word.items():
-            df = len(rows)
-            idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
-            idx = np.array([i for i, _ in rows], dtype=np.int64)
-            tfs = np.array([t for _, t in rows], dtype=np.float64)
-            norm = K1 * (1.0 - B + B * lengths[idx] / avg)
-            postings[w] = _Postings(idx, idf * tfs * (K1 + 1.0) / (tfs + norm))
-        log.debug("English shadow: %d units, %d English words", n, len(postings))
-        return cls(n, postings, translator, stop)
+        bags = BagIndex.build([translator.shadow(u) for u in units])
+        log.debug("English shadow: %d units, %d English words", bags.n_units, len(bags.postings))
+        return cls(bags, translator, stop)
+
+    @property
+    def n_units(self) -> int:
+        return self.bags.n_units
 
     # ── the question's side ────────────────────────────────────────────────────
 
@@ -136,32 +115,15 @@ class EnglishShadow:
 
     def scores(self, words: Mapping[str, float]) -> np.ndarray:
         """Each unit's BM25 score for the weighted English ``words``."""
-        total = np.zeros(self.n_units, dtype=np.float64)
-        for w, qw in words.items():
-            p = self.postings.get(w)
-            if p is not None:
-                total[p.units] += qw * p.scores
-        return total
+        return self.bags.scores(words)
 
     def rank(self, words: Mapping[str, float], depth: int) -> list[tuple[int, float]]:
         """The ``depth`` best units (index, score) with a positive score, best first."""
-        if not words:
-            return []
-        s = self.scores(words)
-        hit = np.flatnonzero(s > 0)
-        if not len(hit):
-            return []
-        top = hit[np.argsort(-s[hit], kind="stable")[:depth]]
-        return [(int(i), float(s[i])) for i in top]
+        return self.bags.rank(words, depth)
 
     def words_of(self, unit_index: int) -> dict[str, float]:
         """The shadow of one unit as its BM25 contributions (for tests and inspection)."""
-        out = {}
-        for w, p in self.postings.items():
-            hit = np.flatnonzero(p.units == unit_index)
-            if len(hit):
-                out[w] = float(p.scores[hit[0]])
-        return out
+        return self.bags.words_of(unit_index)
 
 
 # ── translation ────────────────────────────────────────────────────────────────

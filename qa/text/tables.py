@@ -57,6 +57,8 @@ TABLES: dict[str, TableSpec] = {
     "corrections.tsv": TableSpec(("source file", "wrong form in context", "corrected", "why"), 4, indexed=False),
     # the learned re-ranker's weights: they order search results, never what an index stores
     "rerank.tsv": TableSpec(("feature", "weight"), 2, indexed=False),
+    # the project's plain retellings of each unit (qa.retrieval.renderings): read when an index opens
+    "renderings.tsv": TableSpec(("unit id", "opening", "en", "zh", "note_en", "note_zh"), 2, indexed=False),
 }
 
 

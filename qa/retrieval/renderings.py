@@ -1,0 +1,155 @@
+"""Plain renderings of the units: the project's own English and modern-Chinese retelling of each
+經 passage (or 析疑 lemma) and one line on what its commentary says, as a retrieval channel.
+
+Why: a lay question shares almost no words with the corpus. 「为什么酒壶旁边要放一壶清水？」 and
+"Why is there a jar of plain water next to the wine?" name neither 玄酒 nor 尊; the English shadow
+(:mod:`qa.retrieval.shadow`) translates the corpus word by word through CC-CEDICT, which knows 玄
+as "black, mysterious" and not as the plain water of a rite. A retelling in everyday words — the
+classic *document expansion* of cross-language retrieval — says "a jar of plain water, the 'dark
+wine' (xuanjiu)" once per passage, so the question meets the passage in its own register.
+
+The table ``renderings.tsv`` of the data directory holds one row per unit: its id, the opening of
+its text (checked against the corpus by the tests, so a parser change that moves a unit cannot
+pair it with another's rendering), the English and modern-Chinese retellings and the two
+one-line notes. They were written for this project from the unit's 經 and 注 (and 方苞's note)
+alone — never from any question — and are **not sources**: nothing displayed or cited comes from
+them; they only decide what is found.
+
+The channel is BM25 (:class:`qa.retrieval.bags.BagIndex`) over two bags per unit: the English
+words of the retellings (an English question's stemmed content words meet them) and the
+characters and character bigrams of the modern-Chinese ones (a modern Chinese question's meet
+them). Its unit ranking joins the hybrid's fusion with its own weight per language
+(:mod:`qa.retrieval.fusion`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..text.normalize import normalize
+from ..text.tables import data_dir, per_directory, read_table
+from ..text.tokens import WORD, bigrams, cjk_runs
+from .bags import BagIndex
+from .shadow import FUNCTION_CHARS, english_key, stopwords
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..corpus.units import LemmaUnit
+    from .query import Query
+
+log = logging.getLogger(__name__)
+
+#: The table of renderings in the data directory.
+TABLE = "renderings.tsv"
+#: How many normalized characters of a unit's text a row quotes to prove which unit it renders.
+OPENING_CHARS = 8
+#: Weight of a word of the retelling of the text itself, and of the one-line note on its commentary.
+TEXT_WEIGHT = 1.0
+NOTE_WEIGHT = 1.0
+#: Modern function characters (normalized): grammar, no topic; never a unigram of the Chinese bag.
+MODERN_FUNCTION = frozenset("的了着过吗呢吧把被是个们这那也就都还要会有在和与或及")
+
+
+@dataclass(frozen=True, slots=True)
+class Rendering:
+    """One unit's plain retelling: English and modern Chinese, and one line on its commentary in each."""
+
+    unit_id: str
+    opening: str  # the first OPENING_CHARS normalized characters of the unit's text (see opening())
+    en: str = ""
+    zh: str = ""
+    note_en: str = ""
+    note_zh: str = ""
+
+
+def opening(unit: "LemmaUnit") -> str:
+    """What a rendering row quotes of ``unit`` to name it: the start of its 經 (or, without one, its 析疑 or 注), normalized."""
+    return normalize(unit.jing or unit.xiyi or unit.zhu)[:OPENING_CHARS]
+
+
+@per_directory
+def _table_in(directory: Path) -> Mapping[str, Rendering]:
+    out: dict[str, Rendering] = {}
+    for row in read_table(TABLE, directory):
+        uid = row.fields[0]
+        if uid in out:
+            raise row.error(f"unit {uid} rendered twice")
+        out[uid] = Rendering(uid, *(row.get(i) for i in range(1, 6)))
+    return out
+
+
+def renderings() -> Mapping[str, Rendering]:
+    """The renderings of the data directory (``qa/data/renderings.tsv``), by unit id, read once per directory."""
+    return _table_in(data_dir())
+
+
+def english_bag(texts: Sequence[tuple[str, float]], stop: frozenset[str]) -> dict[str, float]:
+    """The weighted English content words (stemmed, stopwords dropped) of (text, weight) pairs."""
+    bag: dict[str, float] = {}
+    for text, weight in texts:
+        for w in WORD.findall(text.lower()):
+            k = english_key(w)
+            if w in stop or k in stop or len(k) < 2 or not k.isascii():
+                continue
+            bag[k] = bag.get(k, 0.0) + weight
+    return bag
+
+
+def chinese_bag(texts: Sequence[tuple[str, float]]) -> dict[str, float]:
+    """The weighted characters (function characters dropped) and bigrams of (text, weight) pairs, normalized."""
+    bag: dict[str, float] = {}
+    for text, weight in texts:
+        for run in cjk_runs(normalize(text)):
+            for ch in run:
+                if ch not in FUNCTION_CHARS and ch not in MODERN_FUNCTION:
+                    bag[ch] = bag.get(ch, 0.0) + weight
+            for bg in bigrams(run):
+                bag[bg] = bag.get(bg, 0.0) + weight
+    return bag
+
+
+@dataclass(frozen=True)
+class RenderingIndex:
+    """BM25 over the units' renderings: an English and a modern-Chinese bag per unit."""
+
+    english: BagIndex
+    chinese: BagIndex
+    stop: frozenset[str]
+    covered: int  # units with a rendering
+
+    @classmethod
+    def build(cls, units: Sequence["LemmaUnit"], table: Mapping[str, Rendering] | None = None) -> "RenderingIndex":
+        table = renderings() if table is None else table
+        stop = stopwords()
+        en, zh = [], []
+        covered = 0
+        for u in units:
+            r = table.get(u.id)
+            if r is not None and r.opening != opening(u):
+                log.warning("rendering of %s skipped: it opens %r, the unit %r", u.id, r.opening, opening(u))
+                r = None
+            covered += r is not None
+            en.append(english_bag([(r.en, TEXT_WEIGHT), (r.note_en, NOTE_WEIGHT)], stop) if r else {})
+            zh.append(chinese_bag([(r.zh, TEXT_WEIGHT), (r.note_zh, NOTE_WEIGHT)]) if r else {})
+        log.debug("renderings: %d of %d units", covered, len(units))
+        return cls(BagIndex.build(en), BagIndex.build(zh), stop, covered)
+
+    def words(self, query: "Query") -> tuple[dict[str, float], dict[str, float]]:
+        """The question's English words and its Chinese characters and bigrams, as the bags hold them."""
+        english = english_bag([(s, 1.0) for s in query.segments if s.isascii()], self.stop)
+        chinese = chinese_bag([(s, 1.0) for s in query.segments if not s.isascii()])
+        return {w: 1.0 for w in english}, {w: 1.0 for w in chinese}
+
+    def rank(self, query: "Query", depth: int) -> list[tuple[int, float]]:
+        """The ``depth`` best units (index, score) for ``query``: its English words against the English
+        bags plus its Chinese against the Chinese bags; [] when nothing matches."""
+        english, chinese = self.words(query)
+        scores = self.english.scores(english) + self.chinese.scores(chinese)
+        return BagIndex.top(scores, depth)
+
+
+__all__ = ["Rendering", "RenderingIndex", "renderings", "opening", "english_bag", "chinese_bag", "TABLE",
+           "TEXT_WEIGHT", "NOTE_WEIGHT", "OPENING_CHARS"]

@@ -1,0 +1,118 @@
+"""qa.retrieval.renderings: the units' plain English / modern-Chinese retellings as a retrieval channel."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from qa.corpus.units import LemmaUnit
+from qa.retrieval import fusion
+from qa.retrieval.bags import BagIndex
+from qa.retrieval.query import analyze
+from qa.retrieval.renderings import (
+    OPENING_CHARS,
+    Rendering,
+    RenderingIndex,
+    chinese_bag,
+    english_bag,
+    opening,
+    renderings,
+)
+from qa.retrieval.shadow import english_key, stopwords
+
+
+def unit(uid: str, jing: str, zhu: str = "") -> LemmaUnit:
+    return LemmaUnit(id=uid, work="儀禮注疏", rite="鄉飲酒禮", source="t.txt", lines=(1, 1), section="經",
+                     jing=jing, zhu=zhu, shu=())
+
+
+UNITS = [unit("t.x.1", "尊兩壺于房戶間，有玄酒，在西。"), unit("t.x.2", "樂正先升，北面立于其西。"),
+         unit("t.x.3", "主人坐取爵于篚，降洗。")]
+
+
+def table(*rows: tuple[str, str, str]) -> dict[str, Rendering]:
+    by_id = {u.id: u for u in UNITS}
+    return {uid: Rendering(uid, opening(by_id[uid]), en, zh) for uid, en, zh in rows}
+
+
+TABLE = table(("t.x.1", "Two wine jars; a jar of plain water, the dark wine, on the west.", "两只酒壶，一壶清水放在西边。"),
+              ("t.x.2", "The music master goes up first and stands facing north.", "乐队的领头先上堂，面朝北站着。"),
+              ("t.x.3", "The host takes the cup from the basket and goes down to wash it.", "主人从筐里拿杯子，下堂去洗。"))
+
+
+def test_bags_hold_content_words_and_grams():
+    en = english_bag([("The host washes the cups twice.", 1.0), ("washing", 0.5)], stopwords())
+    assert en[english_key("wash")] == 1.5 and english_key("host") in en and "the" not in en
+    zh = chinese_bag([("主人洗杯子了。", 1.0)])
+    assert {"洗", "杯子", "主人"} <= set(zh) and "了" not in zh  # a modern function character is no unigram
+
+
+def test_a_lay_question_meets_the_unit_retold_in_its_words():
+    idx = RenderingIndex.build(UNITS, TABLE)
+    assert idx.covered == 3
+    first = lambda text: idx.rank(analyze(text), 3)[0][0]  # noqa: E731
+    assert first("Why is there a jar of plain water next to the wine?") == 0
+    assert first("为什么酒壶旁边要放一壶清水？") == 0
+    assert first("Who leads the band up?") == 1 or first("Who is the music master?") == 1
+    assert first("去哪儿洗杯子？") == 2
+    assert idx.rank(analyze("How do I install Python?"), 3) == []  # nothing shared, nothing ranked
+
+
+def test_a_row_that_names_another_unit_is_skipped(caplog):
+    wrong = {"t.x.1": Rendering("t.x.1", "樂正先升北面立于", "The music master goes up.")}
+    with caplog.at_level(logging.WARNING, logger="qa.retrieval.renderings"):
+        idx = RenderingIndex.build(UNITS, wrong)
+    assert idx.covered == 0 and "t.x.1" in caplog.text
+    assert idx.rank(analyze("Who is the music master?"), 3) == []
+
+
+def test_bag_index_ranks_by_bm25():
+    idx = BagIndex.build([{"a": 1.0}, {"a": 3.0, "b": 1.0}, {"b": 1.0}])
+    assert [u for u, _ in idx.rank({"a": 1.0}, 5)] == [1, 0]
+    assert idx.rank({"zzz": 1.0}, 5) == [] and idx.rank({}, 5) == []
+    assert BagIndex.top(idx.scores({"a": 1.0, "b": 1.0}), 1)[0][0] == 1
+
+
+def test_languages_that_use_the_channel():
+    assert fusion.rendering_weight(analyze("Why is there plain water by the wine?")) > 0
+    assert fusion.rendering_weight(analyze("为什么要放一壶清水？")) > 0
+    classical = analyze("玄酒在西者何？")
+    assert classical.lang == "lzh" and fusion.rendering_weight(classical) == 0.0
+    assert "rendering" not in fusion.weights_for(classical)
+
+
+# ---------------------------------------------------------------- the real corpus
+
+
+def test_every_unit_of_the_corpus_is_rendered_and_every_row_names_a_unit(real_retriever):
+    rows = renderings()
+    units = {u.id: u for u in real_retriever.units}
+    assert set(rows) == set(units), (sorted(set(units) - set(rows))[:5], sorted(set(rows) - set(units))[:5])
+    moved = [uid for uid, r in rows.items() if r.opening != opening(units[uid])]
+    assert not moved, moved[:5]  # a parser change that moves a unit's text must come with the table
+    assert all(len(r.opening) <= OPENING_CHARS for r in rows.values())
+    assert all(r.en and r.zh for uid, r in rows.items() if units[uid].jing)
+    assert real_retriever.renderings.covered == len(units)
+
+
+def test_lay_questions_reach_the_unit_through_the_channel(real_retriever):
+    for text in ("Why is there a jar of plain water next to the wine?", "为什么酒壶旁边要放一壶清水？"):
+        q = real_retriever.understand(analyze(text))
+        assert real_retriever.rendering_ranking(q)[0][0] == "zhushu.xiangyin.007", text  # 尊兩壺…玄酒在西
+        assert real_retriever.search(q, 1)[0].unit.id == "zhushu.xiangyin.007", text
+
+
+def test_renderings_are_never_shown(real_retriever):
+    rows = renderings()
+    answer = real_retriever.ask("Why is there a jar of plain water next to the wine?")
+    shown = answer.text
+    assert answer.found and "玄酒" in shown
+    assert not any(r.en and r.en[:40] in shown or r.zh and r.zh[:20] in shown for r in rows.values())
+
+
+@pytest.mark.parametrize("field", ["en", "zh"])
+def test_renderings_are_plain_text(field):
+    for r in renderings().values():
+        text = getattr(r, field)
+        assert "\t" not in text and "\n" not in text and len(text) < 900, r.unit_id
