@@ -116,3 +116,30 @@ def test_renderings_are_plain_text(field):
     for r in renderings().values():
         text = getattr(r, field)
         assert "\t" not in text and "\n" not in text and len(text) < 900, r.unit_id
+
+
+def test_every_sentence_of_the_zhu_is_rendered_once(real_retriever):
+    from qa.answering.sentences import split_sentences
+    from qa.retrieval.renderings import sentence_renderings
+    from qa.text.normalize import normalize
+
+    table = sentence_renderings()
+    wanted = {(u.id, normalize(u.zhu[a:b])) for u in real_retriever.units if u.zhu for a, b in split_sentences(u.zhu)}
+    wanted.discard(next((k for k in wanted if not k[1]), ("", "")))
+    assert set(table) == wanted, (sorted(wanted - set(table))[:3], sorted(set(table) - wanted)[:3])
+    assert all(w.english and w.chinese for w in table.values())
+
+
+def test_a_lay_question_meets_the_note_sentence_that_answers_it(real_retriever):
+    """The sentence scorer reads a 注 sentence's plain rendering: 「屨賤，不在堂也」 is about shoes
+    being lowly, which the question says in its own words and the 注 in none of them."""
+    from qa.answering.sentences import _candidates, scoring
+
+    for text in ("Why do they take their shoes off before sitting?", "为什么坐下之前要把鞋脱掉？"):
+        q = real_retriever.understand(analyze(text))
+        hits = real_retriever.search(q, 5)
+        cands = [c for c in _candidates(hits) if c.unit.id == "zhushu.yan.b001" and c.layer == "zhu"]
+        assert cands, [h.unit.id for h in hits]
+        ctx = scoring(q, hits, cands)
+        shoes = next(c for c in cands if c.sentences[0].startswith("凡燕坐必說屨"))
+        assert ctx.parts(shoes).plain > 0, text

@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..corpus.units import LemmaUnit
+from ..retrieval.renderings import chinese_bag, sentence_renderings
 from ..retrieval.shadow import english_of, question_words
 from ..retrieval.terms import QueryTerms, gloss_strength, glosses_tail, negated_topic, query_terms
 from ..retrieval.terms import explains as _explains
@@ -73,6 +74,11 @@ PLACE_JING_PRIOR = 0.9
 #: An English question: the share of its words that a sentence's dictionary reading holds (the English
 #: shadow's translation, qa.retrieval.shadow) adds this much to the sentence's coverage.
 ENGLISH_SHARE = 0.5
+#: A lay question (English or modern Chinese): the share of its words that a 注 sentence's plain
+#: rendering holds (qa.retrieval.renderings, ``note_renderings.tsv``) adds this much to its coverage.
+PLAIN_SHARE = 0.5
+#: Languages whose questions meet the 注 sentences' modern-Chinese renderings.
+PLAIN_CHINESE_LANGS = frozenset({"zh-Hans", "zh-Hant", "mixed"})
 #: Weight of a unit of a rite other than the one the question names.
 OTHER_RITE = 0.4
 #: An answer item may join up to WINDOW adjacent sentences of one layer when together
@@ -245,6 +251,7 @@ class Parts:
 
     coverage: float  # share of the (rarity-weighted) question terms the sentence holds
     english: float  # share of an English question's words in the sentence's English reading
+    plain: float  # share of a lay question's words in the plain rendering of a 注 sentence
     inherit: float  # for a 注 / 析疑 sentence, how much of the question its 經 covers
     gloss: float  # strength of the sentence as a gloss of an asked term (0 when not counted)
     tail: bool  # it glosses the very term a what-is question ends on
@@ -270,7 +277,7 @@ class Parts:
         """The hand-weighted score: (coverage + bonuses) × readability × priors."""
         # the 經 says what was done, its 注 why (or where / how many, when the 經 does not say it)
         inherit = (WHY_JING_INHERIT if terms.why or (self.kind and not self.jing_says) else JING_INHERIT) * self.inherit
-        coverage = self.coverage + self.english + inherit
+        coverage = self.coverage + self.english + self.plain + inherit
         bonus = 0.0
         if self.gloss:
             bonus += (MEANING_GLOSS_BONUS if terms.meaning else GLOSS_BONUS) * self.gloss * (WHY_GLOSS if terms.why else 1.0)
@@ -301,12 +308,14 @@ def _parts(
     question: frozenset[str] = frozenset(),
     english: frozenset[str] = frozenset(),
     glosses: dict[str, float] | None = None,
+    modern: frozenset[str] = frozenset(),
 ) -> Parts:
     """What the scorer sees of ``c``; ``glosses`` caches each sentence's gloss strength for this question
     (a sentence stands in up to WINDOW candidates)."""
     coverage = _coverage(c.norm, weights)
     # an English question: its own words against the sentence's English (the shadow's reading)
     eng = ENGLISH_SHARE * len(english & english_of(c.norm)) / len(english) if english else 0.0
+    plain = _plain(c, english, modern) if c.layer == "zhu" and (english or modern) else 0.0
     # a 注 (or 析疑 note) comments on its 經: when the question is about that 經, its
     # commentary answers it even in other words
     inherit = _coverage(_norm(c.unit.jing), weights) if c.layer in ("zhu", "xiyi") else 0.0
@@ -328,6 +337,7 @@ def _parts(
     return Parts(
         coverage=coverage,
         english=eng,
+        plain=plain,
         inherit=inherit,
         gloss=gloss,
         tail=tail,
@@ -390,11 +400,12 @@ class Scoring:
     units: Mapping[str, float]  # unit id → its weight (how much of the question its 經 covers)
     question: frozenset[str]  # the question's character pairs
     english: frozenset[str]  # an English question's words
+    modern: frozenset[str] = frozenset()  # a modern-Chinese question's characters and bigrams
     glosses: dict[str, float] = field(default_factory=dict)  # sentence → its gloss strength (a cache)
 
     def parts(self, c: Candidate) -> Parts:
         return _parts(c, self.terms, self.weights, self.matched.get(c.unit.id, ()), self.units.get(c.unit.id, UNIT_FLOOR),
-                      self.question, self.english, self.glosses)
+                      self.question, self.english, self.glosses, self.modern)
 
 
 def scoring(query: "Query", hits: Sequence["Hit"], cands: Sequence[Candidate]) -> Scoring:
@@ -404,8 +415,25 @@ def scoring(query: "Query", hits: Sequence["Hit"], cands: Sequence[Candidate]) -
     matched = {hit.unit.id: [normalize(p.text) for p in hit.passages] for hit in hits[: len(RANK_PRIOR)]}
     units = _unit_weights(hits[: len(RANK_PRIOR)], weights)
     question = frozenset(b for r in cjk_runs(query.norm) for b in bigrams(r))
-    english = question_words(query) if query.lang in ("en", "mixed") and ENGLISH_SHARE else frozenset()
-    return Scoring(terms, weights, matched, units, question, english)
+    english = question_words(query) if query.lang in ("en", "mixed") and (ENGLISH_SHARE or PLAIN_SHARE) else frozenset()
+    modern = (frozenset(chinese_bag([(s, 1.0) for s in query.segments if not s.isascii()]))
+              if query.lang in PLAIN_CHINESE_LANGS and PLAIN_SHARE else frozenset())
+    return Scoring(terms, weights, matched, units, question, english, modern)
+
+
+def _plain(c: Candidate, english: frozenset[str], modern: frozenset[str]) -> float:
+    """PLAIN_SHARE × the share of the question's English words (or modern-Chinese characters and bigrams)
+    that the renderings of the 注 sentences of ``c`` hold (0.0 for a sentence without one)."""
+    table = sentence_renderings()
+    found = [w for w in (table.get((c.unit.id, _norm(t))) for t in c.sentences) if w is not None]
+    if not found:
+        return 0.0
+    share = 0.0
+    if english:
+        share = max(share, len(english & frozenset().union(*(w.english for w in found))) / len(english))
+    if modern:
+        share = max(share, len(modern & frozenset().union(*(w.chinese for w in found))) / len(modern))
+    return PLAIN_SHARE * share
 
 
 def select_sentences(query: "Query", hits: Sequence["Hit"], max_sentences: int = 3) -> list[tuple[Candidate, float]]:

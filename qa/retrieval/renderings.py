@@ -15,6 +15,10 @@ one-line notes. They were written for this project from the unit's 經 and 注 (
 alone — never from any question — and are **not sources**: nothing displayed or cited comes from
 them; they only decide what is found.
 
+The 注 is rendered sentence by sentence too (``note_renderings.tsv``: unit id, the sentence
+normalized, English, modern Chinese): the sentence scorer (:mod:`qa.answering.sentences`) lets a
+lay question's words meet the one sentence of the note that answers it.
+
 The channel is BM25 (:class:`qa.retrieval.bags.BagIndex`) over two bags per unit: the English
 words of the retellings (an English question's stemmed content words meet them) and the
 characters and character bigrams of the modern-Chinese ones (a modern Chinese question's meet
@@ -42,8 +46,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 log = logging.getLogger(__name__)
 
-#: The table of renderings in the data directory.
+#: The table of renderings in the data directory, and of the renderings of each sentence of the 注.
 TABLE = "renderings.tsv"
+SENTENCE_TABLE = "note_renderings.tsv"
 #: How many normalized characters of a unit's text a row quotes to prove which unit it renders.
 OPENING_CHARS = 8
 #: Weight of a word of the retelling of the text itself, and of the one-line note on its commentary.
@@ -84,6 +89,33 @@ def _table_in(directory: Path) -> Mapping[str, Rendering]:
 def renderings() -> Mapping[str, Rendering]:
     """The renderings of the data directory (``qa/data/renderings.tsv``), by unit id, read once per directory."""
     return _table_in(data_dir())
+
+
+@dataclass(frozen=True, slots=True)
+class SentenceWords:
+    """What a note sentence's plain rendering says, as a question's words meet it."""
+
+    english: frozenset[str]  # content words of the English rendering (english_key form)
+    chinese: frozenset[str]  # characters and bigrams of the modern-Chinese rendering (normalized)
+
+
+@per_directory
+def _sentences_in(directory: Path) -> Mapping[tuple[str, str], SentenceWords]:
+    stop = stopwords()
+    out: dict[tuple[str, str], SentenceWords] = {}
+    for row in read_table(SENTENCE_TABLE, directory):
+        key = (row.fields[0], row.fields[1])
+        if key in out:
+            raise row.error(f"sentence of {key[0]} rendered twice")
+        out[key] = SentenceWords(frozenset(english_bag([(row.get(2), 1.0)], stop)),
+                                 frozenset(chinese_bag([(row.get(3), 1.0)])))
+    return out
+
+
+def sentence_renderings() -> Mapping[tuple[str, str], SentenceWords]:
+    """The renderings of the 注's sentences (``qa/data/note_renderings.tsv``): (unit id, the sentence
+    normalized) → its words; read once per data directory."""
+    return _sentences_in(data_dir())
 
 
 def english_bag(texts: Sequence[tuple[str, float]], stop: frozenset[str]) -> dict[str, float]:
@@ -151,5 +183,5 @@ class RenderingIndex:
         return BagIndex.top(scores, depth)
 
 
-__all__ = ["Rendering", "RenderingIndex", "renderings", "opening", "english_bag", "chinese_bag", "TABLE",
+__all__ = ["Rendering", "RenderingIndex", "renderings", "SentenceWords", "sentence_renderings", "SENTENCE_TABLE", "opening", "english_bag", "chinese_bag", "TABLE",
            "TEXT_WEIGHT", "NOTE_WEIGHT", "OPENING_CHARS"]

@@ -59,6 +59,7 @@ TABLES: dict[str, TableSpec] = {
     "rerank.tsv": TableSpec(("feature", "weight"), 2, indexed=False),
     # the project's plain retellings of each unit (qa.retrieval.renderings): read when an index opens
     "renderings.tsv": TableSpec(("unit id", "opening", "en", "zh", "note_en", "note_zh"), 2, indexed=False),
+    "note_renderings.tsv": TableSpec(("unit id", "注 sentence (normalized)", "en", "zh"), 4, indexed=False),
 }
 
 
