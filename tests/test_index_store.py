@@ -52,7 +52,7 @@ def test_build_writes_named_files_and_a_versioned_manifest(built):
     assert m["encoder"] == "hashing" and m["encoder_dim"] == 256 and m["dense_kind"] == "flat"
     assert len(m["corpus_hash"]) == 64 and m["built_at"]
     assert set(m["tables"]) == {"variants.tsv", "glossary.tsv", "scaffolding.tsv", "rites.tsv", "commentators.tsv",
-                                "offtopic.tsv", "jing_reference.txt", "other_rites.tsv"}
+                                "offtopic.tsv", "jing_reference.txt", "other_rites.tsv", "renderings.tsv"}
     assert "qa/text/normalize.py" in m["code"] and "qa/corpus/parsers/xiyi.py" in m["code"]
     assert all(len(h) == 64 for h in [*m["tables"].values(), *m["code"].values()])
     assert m["counts"]["units"] > 10 and m["counts"]["passages"] > m["counts"]["units"]
@@ -226,6 +226,7 @@ NEW_ROWS = {
     "commentators.tsv": "賈公彥\tshu",
     "offtopic.tsv": "What is the capital of France?\ten",
     "jing_reference.txt": "宾入门左",
+    "renderings.tsv": "t.test.999\t宾入门左\tThe guest comes in on the left.\t客人从左边进门。",
 }
 
 

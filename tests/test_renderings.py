@@ -1,4 +1,4 @@
-"""qa.retrieval.renderings: the units' plain English / modern-Chinese retellings as a retrieval channel."""
+"""qa.corpus.renderings / qa.retrieval.renderings: the units' plain English / modern-Chinese retellings, a retrieval channel."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import logging
 
 import pytest
 
+from qa.corpus.renderings import OPENING_CHARS
 from qa.corpus.units import LemmaUnit
 from qa.retrieval import fusion
 from qa.retrieval.bags import BagIndex
 from qa.retrieval.query import analyze
 from qa.retrieval.renderings import (
-    OPENING_CHARS,
     Rendering,
     RenderingIndex,
     chinese_bag,

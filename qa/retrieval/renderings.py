@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..corpus.renderings import Rendering, opening, renderings
 from ..text.normalize import normalize
 from ..text.tables import data_dir, per_directory, read_table
 from ..text.tokens import WORD, bigrams, cjk_runs
@@ -46,49 +47,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
 log = logging.getLogger(__name__)
 
-#: The table of renderings in the data directory, and of the renderings of each sentence of the 注.
-TABLE = "renderings.tsv"
+#: The table of the renderings of each sentence of the 注.
 SENTENCE_TABLE = "note_renderings.tsv"
-#: How many normalized characters of a unit's text a row quotes to prove which unit it renders.
-OPENING_CHARS = 8
 #: Weight of a word of the retelling of the text itself, and of the one-line note on its commentary.
 TEXT_WEIGHT = 1.0
 NOTE_WEIGHT = 1.0
 #: Modern function characters (normalized): grammar, no topic; never a unigram of the Chinese bag.
 MODERN_FUNCTION = frozenset("的了着过吗呢吧把被是个们这那也就都还要会有在和与或及")
-
-
-@dataclass(frozen=True, slots=True)
-class Rendering:
-    """One unit's plain retelling: English and modern Chinese, and one line on its commentary in each."""
-
-    unit_id: str
-    opening: str  # the first OPENING_CHARS normalized characters of the unit's text (see opening())
-    en: str = ""
-    zh: str = ""
-    note_en: str = ""
-    note_zh: str = ""
-
-
-def opening(unit: "LemmaUnit") -> str:
-    """What a rendering row quotes of ``unit`` to name it: the start of its 經 (or, without one, its 析疑 or 注), normalized."""
-    return normalize(unit.jing or unit.xiyi or unit.zhu)[:OPENING_CHARS]
-
-
-@per_directory
-def _table_in(directory: Path) -> Mapping[str, Rendering]:
-    out: dict[str, Rendering] = {}
-    for row in read_table(TABLE, directory):
-        uid = row.fields[0]
-        if uid in out:
-            raise row.error(f"unit {uid} rendered twice")
-        out[uid] = Rendering(uid, *(row.get(i) for i in range(1, 6)))
-    return out
-
-
-def renderings() -> Mapping[str, Rendering]:
-    """The renderings of the data directory (``qa/data/renderings.tsv``), by unit id, read once per directory."""
-    return _table_in(data_dir())
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,5 +148,5 @@ class RenderingIndex:
         return BagIndex.top(scores, depth)
 
 
-__all__ = ["Rendering", "RenderingIndex", "renderings", "SentenceWords", "sentence_renderings", "SENTENCE_TABLE", "opening", "english_bag", "chinese_bag", "TABLE",
-           "TEXT_WEIGHT", "NOTE_WEIGHT", "OPENING_CHARS"]
+__all__ = ["Rendering", "RenderingIndex", "renderings", "SentenceWords", "sentence_renderings", "SENTENCE_TABLE", "opening",
+           "english_bag", "chinese_bag", "TEXT_WEIGHT", "NOTE_WEIGHT"]

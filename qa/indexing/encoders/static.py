@@ -10,7 +10,12 @@ the default dense encoder is learned here, at build time, in seconds:
 * the embedding table (random, seeded) is trained with an in-batch-negatives ranking loss (MultipleNegativesRankingLoss, written as
   a plain torch loop so the default install needs neither ``datasets`` nor ``accelerate``)
   on corpus-derived pairs: every 注 / 疏 / 析疑 / note passage → its unit's 經 (or
-  lemma), and → another passage of the same unit;
+  lemma), and → another passage of the same unit; every glossary word → 經 passages holding its term;
+  and every plain retelling of a unit (``renderings.tsv``, qa.retrieval.renderings) → the unit's 經
+  (its one-line notes → the unit's 注), so the lay words of a question (a jar of plain water, 清水)
+  have vectors near the passages they describe. Measured over nine seeds (the encoder's luck moves dev
+  hit@1 by about ±0.02): 511 development questions, hit@1 361.1 → 366.8 correct on average, hit@5
+  463.0 → 466.4, evidence first 320.9 → 327.4;
 * everything is seeded, so the same corpus gives the same model.
 
 The result is a standard sentence-transformers model (StaticEmbedding + Normalize) saved
@@ -40,7 +45,7 @@ log = logging.getLogger(__name__)
 
 STATIC_NAME = "static-corpus"
 #: Bump when tokenization or training changes: manifests record it and the index rebuilds.
-STATIC_VERSION = 2
+STATIC_VERSION = 3
 STATIC_ID = f"{STATIC_NAME}/v{STATIC_VERSION}"
 
 DIM = 256
@@ -159,6 +164,36 @@ def glossary_pairs(passages: Sequence, rng: np.random.Generator) -> tuple[list[s
     return anchors, positives
 
 
+#: Train on the units' plain renderings too (qa.retrieval.renderings): each English / modern-Chinese
+#: retelling → its unit's 經, each one-line note → the unit's first 注 (or 析疑) passage.
+RENDERING_PAIRS = True
+
+
+def rendering_pairs(passages: Sequence, group_of: dict[str, int]) -> tuple[list[str], list[str], list[int]]:
+    """(retelling, passage, group) triples from the renderings table: the lay words a question uses → the
+    unit they retell (in the unit's group: its other passages are no negatives for it)."""
+    from ...corpus.renderings import renderings
+
+    table = renderings()
+    first: dict[tuple[str, str], str] = {}
+    for p in passages:
+        first.setdefault((p.unit_id, p.layer), p.norm)
+    anchors: list[str] = []
+    positives: list[str] = []
+    groups: list[int] = []
+    for uid, r in sorted(table.items()):
+        if uid not in group_of:
+            continue
+        jing = first.get((uid, "jing"))
+        note = first.get((uid, "zhu")) or first.get((uid, "xiyi"))
+        for text, target in ((r.en, jing), (r.zh, jing), (r.note_en, note), (r.note_zh, note)):
+            if text and target:
+                anchors.append(normalize(text))
+                positives.append(target)
+                groups.append(group_of[uid])
+    return anchors, positives, groups
+
+
 def train_static(passages: Sequence, out_dir: Path, *, dim: int = DIM, epochs: int = EPOCHS, seed: int = SEED) -> Path:
     """Train the static-corpus model on ``passages`` (qa.indexing.passages.Passage) and save it to ``out_dir``."""
     import torch
@@ -173,7 +208,15 @@ def train_static(passages: Sequence, out_dir: Path, *, dim: int = DIM, epochs: i
     groups += list(range(max(groups, default=0) + 1, max(groups, default=0) + 1 + len(g_anchors)))
     anchors += g_anchors
     positives += g_positives
-    vocab = build_vocab([p.norm for p in passages] + g_anchors)
+    extra = list(g_anchors)
+    if RENDERING_PAIRS:
+        group_of = {uid: g for g, uid in enumerate(dict.fromkeys(p.unit_id for p in passages))}
+        r_anchors, r_positives, r_groups = rendering_pairs(passages, group_of)
+        anchors += r_anchors
+        positives += r_positives
+        groups += r_groups
+        extra += r_anchors
+    vocab = build_vocab([p.norm for p in passages] + extra)
     a_ids = [_ids(t, vocab) for t in anchors]
     p_ids = [_ids(t, vocab) for t in positives]
 

@@ -1,0 +1,63 @@
+"""The project's plain renderings of the lemma units (``qa/data/renderings.tsv``): an English and a
+modern-Chinese retelling of each unit's 經 (or 析疑 lemma) and one line on its commentary.
+
+Written for Yili QA from each unit's own text, never from a question, and **not sources**: nothing
+displayed or cited comes from them. They are read by the retrieval channel of
+:mod:`qa.retrieval.renderings` and by the static-corpus encoder's training
+(:mod:`qa.indexing.encoders.static`). Each row quotes the opening of its unit's text, so a
+parser change that moves a unit cannot pair it with another unit's rendering.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..text.normalize import normalize
+from ..text.tables import data_dir, per_directory, read_table
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .units import LemmaUnit
+
+#: The table of renderings in the data directory.
+TABLE = "renderings.tsv"
+#: How many normalized characters of a unit's text a row quotes to prove which unit it renders.
+OPENING_CHARS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Rendering:
+    """One unit's plain retelling: English and modern Chinese, and one line on its commentary in each."""
+
+    unit_id: str
+    opening: str  # the first OPENING_CHARS normalized characters of the unit's text (see opening())
+    en: str = ""
+    zh: str = ""
+    note_en: str = ""
+    note_zh: str = ""
+
+
+def opening(unit: "LemmaUnit") -> str:
+    """What a rendering row quotes of ``unit`` to name it: the start of its 經 (or, without one, its 析疑 or 注), normalized."""
+    return normalize(unit.jing or unit.xiyi or unit.zhu)[:OPENING_CHARS]
+
+
+@per_directory
+def _table_in(directory: Path) -> Mapping[str, Rendering]:
+    out: dict[str, Rendering] = {}
+    for row in read_table(TABLE, directory):
+        uid = row.fields[0]
+        if uid in out:
+            raise row.error(f"unit {uid} rendered twice")
+        out[uid] = Rendering(uid, *(row.get(i) for i in range(1, 6)))
+    return out
+
+
+def renderings() -> Mapping[str, Rendering]:
+    """The renderings of the data directory (``qa/data/renderings.tsv``), by unit id, read once per directory."""
+    return _table_in(data_dir())
+
+
+__all__ = ["Rendering", "renderings", "opening", "TABLE", "OPENING_CHARS"]
