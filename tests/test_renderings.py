@@ -120,14 +120,15 @@ def test_renderings_are_plain_text(field):
 
 def test_every_sentence_of_the_zhu_is_rendered_once(real_retriever):
     from qa.answering.sentences import split_sentences
-    from qa.retrieval.renderings import sentence_renderings
+    from qa.corpus.renderings import sentence_renderings
+    from qa.retrieval.renderings import sentence_words
     from qa.text.normalize import normalize
 
     table = sentence_renderings()
     wanted = {(u.id, normalize(u.zhu[a:b])) for u in real_retriever.units if u.zhu for a, b in split_sentences(u.zhu)}
     wanted.discard(next((k for k in wanted if not k[1]), ("", "")))
     assert set(table) == wanted, (sorted(wanted - set(table))[:3], sorted(set(table) - wanted)[:3])
-    assert all(w.english and w.chinese for w in table.values())
+    assert all(w.english and w.chinese for w in sentence_words().values())
 
 
 def test_a_lay_question_meets_the_note_sentence_that_answers_it(real_retriever):
@@ -143,3 +144,26 @@ def test_a_lay_question_meets_the_note_sentence_that_answers_it(real_retriever):
         ctx = scoring(q, hits, cands)
         shoes = next(c for c in cands if c.sentences[0].startswith("凡燕坐必說屨"))
         assert ctx.parts(shoes).plain > 0, text
+
+
+def test_an_english_answer_shows_its_first_sentence_in_plain_english(real_retriever):
+    from qa.corpus.renderings import sentence_renderings
+    from qa.present.render import answer_html, answer_terminal
+    from qa.text.normalize import normalize
+
+    a = real_retriever.ask("Why do they take their shoes off before sitting?")
+    first = a.evidence[0]
+    assert a.found and first.layer == "zhu" and first.unit_id == "zhushu.xiangyin.120"
+    label, text = a.plain
+    assert label.startswith("Zheng Xuan's note")
+    assert sentence_renderings()[(first.unit_id, normalize("說屨者，為安燕當坐也。"))].en in text
+    assert a.to_dict()["plain"] == [label, text]
+    page = answer_html(a, a.terms)
+    assert "not a source" in page and text.split()[0] in page and 'class="qa-aid" lang="en"' in page
+    assert "not a source" in answer_terminal(a, a.terms, color=False)
+    assert first.text in a.text and text not in a.text  # the cited text is the source's, the aid is apart
+
+
+def test_a_chinese_answer_has_no_plain_english(real_retriever):
+    a = real_retriever.ask("賓為什麼說旨？")
+    assert a.found and a.plain == () and a.to_dict()["plain"] == []

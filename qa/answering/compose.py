@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..corpus.catalog import load_catalog
 from ..corpus.load import read_seed
+from ..corpus.renderings import opening, renderings, sentence_renderings
 from ..corpus.units import LAYER_LABELS, LemmaUnit
 from ..text.cedict import cedict
 from ..text.lexicon import english_of_terms
@@ -128,6 +129,9 @@ class Answer:
     notice: str = ""
     #: for an English question, the key ritual terms of the answer with an English gloss ((賓, guest), …)
     glosses: tuple[tuple[str, str], ...] = ()
+    #: for an English question, the first cited sentence retold in plain English — a reading aid from the
+    #: project's renderings (qa.corpus.renderings), never a source: (what it retells, the text); () when none
+    plain: tuple[str, ...] = ()
 
     @property
     def as_history(self) -> str:
@@ -146,6 +150,7 @@ class Answer:
             "hits": [h.to_dict() for h in self.hits],
             "notice": self.notice,
             "glosses": [list(g) for g in self.glosses],
+            "plain": list(self.plain),
         }
 
     def _lines(self) -> list[tuple[str, Evidence | None]]:
@@ -184,7 +189,7 @@ class Answer:
 def error_row(id: str | None, question: str | None, error: str) -> dict[str, Any]:
     """A batch row for a question that could not be answered: same keys, ``error`` set."""
     return {"id": id, "question": question, "answer": "", "found": False, "citations": [], "error": error, "hits": [],
-            "notice": "", "glosses": []}
+            "notice": "", "glosses": [], "plain": []}
 
 
 # ---------------------------------------------------------------- lines
@@ -274,8 +279,11 @@ def compose_answer(
     else:
         text = not_found_text(query.lang)
     terms = query_terms(query)
-    glosses = english_glosses(query, evidence) if query.lang in ("en", "mixed") and evidence else ()
-    answer = Answer(query.text, text, found, tuple(evidence), hits, query.lang, terms, notice=notice, glosses=glosses)
+    english = query.lang in ("en", "mixed") and bool(evidence)
+    glosses = english_glosses(query, evidence) if english else ()
+    plain = plain_english(chosen[0][0].unit, evidence[0]) if english and found else ()
+    answer = Answer(query.text, text, found, tuple(evidence), hits, query.lang, terms, notice=notice, glosses=glosses,
+                    plain=plain)
     grounded = grounded_clauses(answer, terms)
     return replace(answer, grounded=grounded) if grounded else answer
 
@@ -305,6 +313,31 @@ def layer_notice(layer: str, lang: str) -> str:
 
 #: One-character terms not worth glossing on their own (directions, numbers, grammar).
 _NO_GLOSS = frozenset("东西南北上下左右前后中内外间一二三四五六七八九十百两再者与所从即既他某之其而以于为不")
+
+
+#: What a plain rendering retells, by the layer of the sentence it stands for.
+PLAIN_LABELS: Mapping[str, str] = {
+    "zhu": "Zheng Xuan's note in plain English",
+    "jing": "The passage in plain English",
+    "xiyi": "Fang Bao's point in plain English",
+    "shu": "The passage this sub-commentary explains, in plain English",
+}
+
+
+def plain_english(unit: "LemmaUnit", evidence: Evidence) -> tuple[str, ...]:
+    """The first cited sentence retold in plain English from the project's renderings (a reading aid,
+    not a source): a 注 sentence by its own rendering, a 經 sentence by its passage's, a 析疑 note by
+    the line on Fang Bao's point, a 疏 sentence by the passage it explains; () when there is none."""
+    if evidence.layer == "zhu":
+        table = sentence_renderings()
+        parts = [table.get((unit.id, normalize(evidence.text[a:b]))) for a, b in split_sentences(evidence.text)]
+        text = " ".join(p.en for p in parts if p is not None) if parts and all(parts) else ""
+    else:
+        r = renderings().get(unit.id)
+        if r is None or r.opening != opening(unit):
+            return ()
+        text = r.note_en if evidence.layer == "xiyi" else r.en
+    return (PLAIN_LABELS[evidence.layer], text) if text and evidence.layer in PLAIN_LABELS else ()
 
 
 def english_glosses(query: "Query", evidence: Sequence[Evidence]) -> tuple[tuple[str, str], ...]:
@@ -383,6 +416,8 @@ __all__ = [
     "SourceLines",
     "compose_answer",
     "english_glosses",
+    "plain_english",
+    "PLAIN_LABELS",
     "error_row",
     "layer_notice",
     "scope_notice",

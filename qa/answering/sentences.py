@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..corpus.units import LemmaUnit
-from ..retrieval.renderings import chinese_bag, sentence_renderings
+from ..retrieval.renderings import chinese_bag, sentence_words
 from ..retrieval.shadow import english_of, question_words
 from ..retrieval.terms import QueryTerms, gloss_strength, glosses_tail, negated_topic, query_terms
 from ..retrieval.terms import explains as _explains
@@ -424,7 +424,7 @@ def scoring(query: "Query", hits: Sequence["Hit"], cands: Sequence[Candidate]) -
 def _plain(c: Candidate, english: frozenset[str], modern: frozenset[str]) -> float:
     """PLAIN_SHARE × the share of the question's English words (or modern-Chinese characters and bigrams)
     that the renderings of the 注 sentences of ``c`` hold (0.0 for a sentence without one)."""
-    table = sentence_renderings()
+    table = sentence_words()
     found = [w for w in (table.get((c.unit.id, _norm(t))) for t in c.sentences) if w is not None]
     if not found:
         return 0.0

@@ -1,10 +1,12 @@
 """The project's plain renderings of the lemma units (``qa/data/renderings.tsv``): an English and a
-modern-Chinese retelling of each unit's 經 (or 析疑 lemma) and one line on its commentary.
+modern-Chinese retelling of each unit's 經 (or 析疑 lemma) and one line on its commentary; and of
+every sentence of the 注 (``qa/data/note_renderings.tsv``).
 
 Written for Yili QA from each unit's own text, never from a question, and **not sources**: nothing
-displayed or cited comes from them. They are read by the retrieval channel of
-:mod:`qa.retrieval.renderings` and by the static-corpus encoder's training
-(:mod:`qa.indexing.encoders.static`). Each row quotes the opening of its unit's text, so a
+cited comes from them, and an answer shows one only as a labelled reading aid for an English reader
+(:attr:`qa.answering.compose.Answer.plain`). They are read by the retrieval channel and the sentence
+scorer (:mod:`qa.retrieval.renderings`, :mod:`qa.answering.sentences`) and by the static-corpus
+encoder's training (:mod:`qa.indexing.encoders.static`). Each row quotes the opening of its unit's text, so a
 parser change that moves a unit cannot pair it with another unit's rendering.
 """
 
@@ -21,8 +23,9 @@ from ..text.tables import data_dir, per_directory, read_table
 if TYPE_CHECKING:  # pragma: no cover
     from .units import LemmaUnit
 
-#: The table of renderings in the data directory.
+#: The table of renderings in the data directory, and of the renderings of each sentence of the 注.
 TABLE = "renderings.tsv"
+SENTENCE_TABLE = "note_renderings.tsv"
 #: How many normalized characters of a unit's text a row quotes to prove which unit it renders.
 OPENING_CHARS = 8
 
@@ -60,4 +63,32 @@ def renderings() -> Mapping[str, Rendering]:
     return _table_in(data_dir())
 
 
-__all__ = ["Rendering", "renderings", "opening", "TABLE", "OPENING_CHARS"]
+@dataclass(frozen=True, slots=True)
+class SentenceRendering:
+    """One sentence of a unit's 注 (normalized, as the sentence scorer cuts it) retold in plain words."""
+
+    unit_id: str
+    sentence: str
+    en: str
+    zh: str
+
+
+@per_directory
+def sentence_renderings_in(directory: Path) -> Mapping[tuple[str, str], SentenceRendering]:
+    out: dict[tuple[str, str], SentenceRendering] = {}
+    for row in read_table(SENTENCE_TABLE, directory):
+        key = (row.fields[0], row.fields[1])
+        if key in out:
+            raise row.error(f"sentence of {key[0]} rendered twice")
+        out[key] = SentenceRendering(*row.fields[:4])
+    return out
+
+
+def sentence_renderings() -> Mapping[tuple[str, str], SentenceRendering]:
+    """The renderings of the 注's sentences (``qa/data/note_renderings.tsv``): (unit id, the sentence
+    normalized) → its rendering; read once per data directory."""
+    return sentence_renderings_in(data_dir())
+
+
+__all__ = ["Rendering", "SentenceRendering", "renderings", "sentence_renderings", "sentence_renderings_in", "opening", "TABLE", "SENTENCE_TABLE",
+           "OPENING_CHARS"]

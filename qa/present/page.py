@@ -15,6 +15,10 @@ CSS = """
 .qa-ev { font-size: 1.05em; }
 .qa-cite { display: block; color: #57534e; font-size: 0.82em; }
 .qa-tools { text-align: right; margin-top: 2px; }
+.qa-aid { color: #44403c; font-size: 0.86em; margin: 4px 0 2px; border-top: 1px dashed #e7e5e4; padding-top: 4px; }
+.qa-aid p { margin: 2px 0; }
+.qa-aid-label { font-weight: 600; }
+.qa-aid-note { color: #78716c; }
 .qa-copy { font-size: 0.78em; line-height: 1.5; border: 1px solid #d6d3d1; border-radius: 4px; background: #fff;
   color: #44403c; padding: 0 6px; margin-left: 6px; cursor: pointer; white-space: nowrap; }
 .qa-copy:hover { background: #f5f5f4; }

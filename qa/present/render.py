@@ -336,6 +336,20 @@ def shown_evidence(answer: Answer, display: "Display | Script") -> list[Evidence
     return [e for e in answer.evidence if d.shows_rite(e.rite) and (d.layers is None or e.layer in d.layers)]
 
 
+def reading_aid_html(answer: Answer, shown: Sequence[Evidence]) -> str:
+    """For an English question: the first cited sentence in plain English (when it is the first shown) and
+    the English of its key terms, labelled as the project's aid, not a source; "" for other questions."""
+    parts = []
+    if answer.plain and shown and answer.evidence and shown[0] is answer.evidence[0]:
+        label, text = answer.plain
+        parts.append(f'<p class="qa-plain"><span class="qa-aid-label">{html.escape(label)}</span> '
+                     f'<span class="qa-aid-note">(Yili QA\'s rendering, not a source)</span>: {html.escape(text)}</p>')
+    if answer.glosses:
+        terms = " · ".join(f"{html.escape(t)} <i>{html.escape(g)}</i>" for t, g in answer.glosses)
+        parts.append(f'<p class="qa-glosses"><span class="qa-aid-label">Terms</span>: {terms}</p>')
+    return f'<div class="qa-aid" lang="en">{"".join(parts)}</div>' if parts else ""
+
+
 def answer_html(
     answer: Answer,
     terms: QueryTerms | None,
@@ -354,7 +368,8 @@ def answer_html(
         items = "".join(evidence_html(e, terms, d) for e in evidence)
         tools = f'<div class="qa-tools">{copy_button(answer_plain(answer, evidence, d.cite), "複製答案 copy", "qa-copy-answer")}</div>'
         said = f'<div class="qa-lead">{html.escape(answer.lead)}</div>' if answer.lead else ""
-        head = f'<div class="qa-answer">{said}<ol>{items}</ol>{tools}</div>'
+        aid = reading_aid_html(answer, evidence)
+        head = f'<div class="qa-answer">{said}<ol>{items}</ol>{aid}{tools}</div>'
         lead = ""
     elif answer.found:
         head = '<div class="qa-answer qa-notfound">所選的禮與層中沒有引句 · no cited sentence in the chosen rites and layers</div>'
@@ -407,6 +422,8 @@ def answer_terminal(
         for n, e in enumerate(answer.evidence, 1):
             lines.append(f"  {n}. {text_terminal(e.text, terms, d.script_for(e.source), color)}")
             lines.append("     " + dim(f"—— {e.scholarly or e.citation()}"))  # the citation a scholar pastes
+        if answer.plain:
+            lines.append("  " + dim(f"{answer.plain[0]} (Yili QA's rendering, not a source): {answer.plain[1]}"))
         if answer.glosses:
             lines.append("  " + dim("Terms: " + " · ".join(f"{t} {g}" for t, g in answer.glosses)))
     else:

@@ -69,6 +69,9 @@ class AnswerRow(TypedDict):
     notice: str
     #: for English questions: (term, English) for the key ritual terms of the answer
     glosses: list[list[str]]
+    #: for English questions: [what it retells, the text] — the first cited sentence in plain English,
+    #: a reading aid from the project's renderings, never a source; [] when none
+    plain: list[str]
 
 
 class ShuPartRow(TypedDict):

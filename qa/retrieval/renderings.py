@@ -15,8 +15,7 @@ one-line notes. They were written for this project from the unit's 經 and 注 (
 alone — never from any question — and are **not sources**: nothing displayed or cited comes from
 them; they only decide what is found.
 
-The 注 is rendered sentence by sentence too (``note_renderings.tsv``: unit id, the sentence
-normalized, English, modern Chinese): the sentence scorer (:mod:`qa.answering.sentences`) lets a
+The 注 is rendered sentence by sentence too (:func:`qa.corpus.renderings.sentence_renderings`): the sentence scorer (:mod:`qa.answering.sentences`) lets a
 lay question's words meet the one sentence of the note that answers it.
 
 The channel is BM25 (:class:`qa.retrieval.bags.BagIndex`) over two bags per unit: the English
@@ -34,9 +33,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..corpus.renderings import Rendering, opening, renderings
+from ..corpus.renderings import Rendering, opening, renderings, sentence_renderings_in
 from ..text.normalize import normalize
-from ..text.tables import data_dir, per_directory, read_table
+from ..text.tables import data_dir, per_directory
 from ..text.tokens import WORD, bigrams, cjk_runs
 from .bags import BagIndex
 from .shadow import FUNCTION_CHARS, english_key, stopwords
@@ -47,8 +46,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 log = logging.getLogger(__name__)
 
-#: The table of the renderings of each sentence of the 注.
-SENTENCE_TABLE = "note_renderings.tsv"
 #: Weight of a word of the retelling of the text itself, and of the one-line note on its commentary.
 TEXT_WEIGHT = 1.0
 NOTE_WEIGHT = 1.0
@@ -65,22 +62,16 @@ class SentenceWords:
 
 
 @per_directory
-def _sentences_in(directory: Path) -> Mapping[tuple[str, str], SentenceWords]:
+def _sentence_words_in(directory: Path) -> Mapping[tuple[str, str], SentenceWords]:
     stop = stopwords()
-    out: dict[tuple[str, str], SentenceWords] = {}
-    for row in read_table(SENTENCE_TABLE, directory):
-        key = (row.fields[0], row.fields[1])
-        if key in out:
-            raise row.error(f"sentence of {key[0]} rendered twice")
-        out[key] = SentenceWords(frozenset(english_bag([(row.get(2), 1.0)], stop)),
-                                 frozenset(chinese_bag([(row.get(3), 1.0)])))
-    return out
+    return {key: SentenceWords(frozenset(english_bag([(r.en, 1.0)], stop)), frozenset(chinese_bag([(r.zh, 1.0)])))
+            for key, r in sentence_renderings_in(directory).items()}
 
 
-def sentence_renderings() -> Mapping[tuple[str, str], SentenceWords]:
-    """The renderings of the 注's sentences (``qa/data/note_renderings.tsv``): (unit id, the sentence
-    normalized) → its words; read once per data directory."""
-    return _sentences_in(data_dir())
+def sentence_words() -> Mapping[tuple[str, str], SentenceWords]:
+    """The words of each 注 sentence's rendering (qa.corpus.renderings.sentence_renderings), by (unit id,
+    the sentence normalized); read once per data directory."""
+    return _sentence_words_in(data_dir())
 
 
 def english_bag(texts: Sequence[tuple[str, float]], stop: frozenset[str]) -> dict[str, float]:
@@ -148,5 +139,5 @@ class RenderingIndex:
         return BagIndex.top(scores, depth)
 
 
-__all__ = ["Rendering", "RenderingIndex", "renderings", "SentenceWords", "sentence_renderings", "SENTENCE_TABLE", "opening",
+__all__ = ["Rendering", "RenderingIndex", "renderings", "SentenceWords", "sentence_words", "opening",
            "english_bag", "chinese_bag", "TEXT_WEIGHT", "NOTE_WEIGHT"]
