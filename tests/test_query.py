@@ -316,6 +316,13 @@ def test_hand_is_a_verb_when_an_object_follows_it_and_a_noun_when_it_ends_its_ph
     assert give not in analyze("Does the host put the cup into the guest's hand?").expansions
 
 
+def test_cook_is_the_boiling_when_an_object_follows_it_and_the_officer_when_it_ends_its_phrase():
+    boil, cook = normalize("亨"), normalize("膳宰")
+    assert boil in analyze("Where do they cook the dog?").expansions
+    assert cook not in analyze("Where do they cook the dog?").expansions
+    assert cook in analyze("Who is the cook?").expansions
+
+
 def test_both_is_the_two_together():
     assert normalize("皆") in analyze("Why do both officers bow?").expansions
 

@@ -237,7 +237,8 @@ def _english(words: list[str], rites: list[str], layers: list[str]) -> tuple[lis
 #: A word that is a noun or a verb by what follows it: the verb takes an object ("hand him a cup",
 #: "hand his dried meat to …") and is read as this glossary phrase (hand over → 授); the noun ends its
 #: phrase ("by the hand", "the guest's hand") and keeps its own entry (手). Its -ing / -ed forms are the verb.
-VERB_READINGS: dict[str, tuple[str, ...]] = {"hand": ("hand", "over")}
+#: So too "cook the dog" (boil → 亨) and "the cook" (亨 and the officer 膳宰).
+VERB_READINGS: dict[str, tuple[str, ...]] = {"hand": ("hand", "over"), "cook": ("boil",)}
 _OBJECT_START = frozenset({"him", "her", "them", "it", "me", "us", "you", "the", "a", "an", "his", "their", "its",
                            "my", "your", "our", "this", "that", "these", "those", "each", "every", "one", "two",
                            "over", "out", "back", "down", "up", "round", "around"})
