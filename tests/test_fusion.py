@@ -65,6 +65,7 @@ def test_empty_rankings():
 def test_weights_by_kind_of_question():
     assert weights_for(analyze("Why does the guest bow?")) == {**ENGLISH_WEIGHTS, "shadow": SHADOW_WEIGHT,
                                                                "rendering": RENDERING_WEIGHTS["en"]}
-    assert weights_for(analyze("賓為什麼告旨？")) == {**DEFAULT_WEIGHTS, "shadow": SHADOW_WEIGHT,
-                                                     "rendering": RENDERING_WEIGHTS["zh-Hant"]}
+    assert weights_for(analyze("宾为什么要说酒好？")) == {**DEFAULT_WEIGHTS, "shadow": SHADOW_WEIGHT,
+                                                       "rendering": RENDERING_WEIGHTS["zh-Hans"]}
+    assert weights_for(analyze("賓為什麼告旨？")) == {**DEFAULT_WEIGHTS, "shadow": SHADOW_WEIGHT}  # no renderings
     assert weights_for(analyze("賓告旨者何？")) == DEFAULT_WEIGHTS  # classical: neither shadow nor renderings
