@@ -116,3 +116,18 @@ def test_an_english_glossary_phrase_counts_as_one_ritual_word(real_retriever):
     q = real_retriever.understand(analyze("Why appoint someone to keep order halfway through?"))
     assert b.names_ritual_term(q)
     assert not b.names_ritual_term(real_retriever.understand(analyze("How do I keep order in my classroom?")))
+
+
+def test_two_modern_words_the_glossary_maps_name_the_rite_in_chinese_as_in_english(real_retriever):
+    """A Chinese question writing two modern words of the glossary (乐师 → 工, 喝酒 → 飲酒) is about the
+    rite, as an English one with two glossary words is; one alone (音乐, 洗手) is not, and a question set
+    in today's world stays unconfident whatever it borrows."""
+    b = real_retriever.bridge
+
+    def named(text: str) -> bool:
+        return b.names_ritual_term(real_retriever.understand(analyze(text)))
+
+    assert named("乐师喝酒的时候是站着的吗？")
+    assert not named("乐师是什么人？") and not named("请问这附近哪里有干净的洗手间？")
+    assert not real_retriever.ask("公司聚会喝酒的时候要站着敬酒吗？").found  # 公司: today's manners
+    assert not real_retriever.ask("周末去听交响音乐会，穿什么比较合适？").found

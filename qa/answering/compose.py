@@ -331,7 +331,8 @@ def plain_english(unit: "LemmaUnit", evidence: Evidence) -> tuple[str, ...]:
     if evidence.layer == "zhu":
         table = sentence_renderings()
         parts = [table.get((unit.id, normalize(evidence.text[a:b]))) for a, b in split_sentences(evidence.text)]
-        text = " ".join(p.en for p in parts if p is not None) if parts and all(parts) else ""
+        # every sentence of the cited run has its rendering, or none is shown (never half a retelling)
+        text = " ".join(p.en for p in parts if p is not None) if parts and None not in parts else ""
     else:
         r = renderings().get(unit.id)
         if r is None or r.opening != opening(unit):

@@ -12,8 +12,8 @@ The table ``renderings.tsv`` of the data directory holds one row per unit: its i
 its text (checked against the corpus by the tests, so a parser change that moves a unit cannot
 pair it with another's rendering), the English and modern-Chinese retellings and the two
 one-line notes. They were written for this project from the unit's 經 and 注 (and 方苞's note)
-alone — never from any question — and are **not sources**: nothing displayed or cited comes from
-them; they only decide what is found.
+alone — never from any question — and are **not sources**: nothing cited comes from them (an
+English answer shows one only as a labelled reading aid, :func:`qa.answering.compose.plain_english`).
 
 The 注 is rendered sentence by sentence too (:func:`qa.corpus.renderings.sentence_renderings`): the sentence scorer (:mod:`qa.answering.sentences`) lets a
 lay question's words meet the one sentence of the note that answers it.
