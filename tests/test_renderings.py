@@ -118,14 +118,15 @@ def test_renderings_are_plain_text(field):
         assert "\t" not in text and "\n" not in text and len(text) < 900, r.unit_id
 
 
-def test_every_sentence_of_the_zhu_is_rendered_once(real_retriever):
+def test_every_sentence_of_the_zhu_and_shu_is_rendered_once(real_retriever):
     from qa.answering.sentences import split_sentences
     from qa.corpus.renderings import sentence_renderings
     from qa.retrieval.renderings import sentence_words
     from qa.text.normalize import normalize
 
     table = sentence_renderings()
-    wanted = {(u.id, normalize(u.zhu[a:b])) for u in real_retriever.units if u.zhu for a, b in split_sentences(u.zhu)}
+    texts = [(u.id, t) for u in real_retriever.units for t in (u.zhu, *(p.text for p in u.shu)) if t]
+    wanted = {(uid, normalize(t[a:b])) for uid, t in texts for a, b in split_sentences(t)}
     wanted.discard(next((k for k in wanted if not k[1]), ("", "")))
     assert set(table) == wanted, (sorted(wanted - set(table))[:3], sorted(set(table) - wanted)[:3])
     assert all(w.english and w.chinese for w in sentence_words().values())
@@ -167,3 +168,26 @@ def test_an_english_answer_shows_its_first_sentence_in_plain_english(real_retrie
 def test_a_chinese_answer_has_no_plain_english(real_retriever):
     a = real_retriever.ask("賓為什麼說旨？")
     assert a.found and a.plain == () and a.to_dict()["plain"] == []
+
+
+def test_plain_english_by_layer(real_retriever):
+    """A 疏 sentence is retold by its own rendering, a 經 sentence by its passage's, a 析疑 note by the line
+    on Fang Bao's point; a sentence the table does not hold gets nothing rather than a wrong retelling."""
+    from qa.answering.compose import PLAIN_LABELS, Evidence, plain_english
+    from qa.answering.sentences import split_sentences
+
+    by_id = {u.id: u for u in real_retriever.units}
+
+    def evidence(uid: str, layer: str, text: str) -> Evidence:
+        u = by_id[uid]
+        return Evidence(text, u.id, u.work, u.rite, layer, u.source, u.lines, 1.0)
+
+    u = by_id["zhushu.xiangyin.120"]
+    shu = u.shu[0].text
+    a, b = split_sentences(shu)[0]
+    label, text = plain_english(u, evidence(u.id, "shu", shu[a:b]))
+    assert label == PLAIN_LABELS["shu"] and text
+    assert plain_english(u, evidence(u.id, "jing", u.jing))[0] == PLAIN_LABELS["jing"]
+    assert plain_english(u, evidence(u.id, "zhu", "並非注文。")) == ()  # no rendering: nothing shown
+    x = next(v for v in real_retriever.units if v.xiyi and v.jing)
+    assert plain_english(x, evidence(x.id, "xiyi", x.xiyi[:20]))[0] == PLAIN_LABELS["xiyi"]

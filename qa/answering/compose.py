@@ -315,30 +315,36 @@ def layer_notice(layer: str, lang: str) -> str:
 _NO_GLOSS = frozenset("东西南北上下左右前后中内外间一二三四五六七八九十百两再者与所从即既他某之其而以于为不")
 
 
-#: What a plain rendering retells, by the layer of the sentence it stands for.
+#: What a plain rendering retells, by the layer of the sentence it stands for ("shu:passage": a 疏
+#: sentence without a rendering of its own, shown by the passage it explains).
 PLAIN_LABELS: Mapping[str, str] = {
     "zhu": "Zheng Xuan's note in plain English",
+    "shu": "Jia Gongyan's sub-commentary in plain English",
     "jing": "The passage in plain English",
     "xiyi": "Fang Bao's point in plain English",
-    "shu": "The passage this sub-commentary explains, in plain English",
+    "shu:passage": "The passage this sub-commentary explains, in plain English",
 }
 
 
 def plain_english(unit: "LemmaUnit", evidence: Evidence) -> tuple[str, ...]:
     """The first cited sentence retold in plain English from the project's renderings (a reading aid,
-    not a source): a 注 sentence by its own rendering, a 經 sentence by its passage's, a 析疑 note by
-    the line on Fang Bao's point, a 疏 sentence by the passage it explains; () when there is none."""
-    if evidence.layer == "zhu":
+    not a source): a 注 or 疏 sentence by its own rendering, a 經 sentence by its passage's, a 析疑 note
+    by the line on Fang Bao's point, a 疏 sentence without a rendering by the passage it explains;
+    () when there is none."""
+    if evidence.layer in ("zhu", "shu"):
         table = sentence_renderings()
         parts = [table.get((unit.id, normalize(evidence.text[a:b]))) for a, b in split_sentences(evidence.text)]
         # every sentence of the cited run has its rendering, or none is shown (never half a retelling)
-        text = " ".join(p.en for p in parts if p is not None) if parts and None not in parts else ""
-    else:
-        r = renderings().get(unit.id)
-        if r is None or r.opening != opening(unit):
+        if parts and None not in parts:
+            return (PLAIN_LABELS[evidence.layer], " ".join(p.en for p in parts if p is not None))
+        if evidence.layer == "zhu":
             return ()
-        text = r.note_en if evidence.layer == "xiyi" else r.en
-    return (PLAIN_LABELS[evidence.layer], text) if text and evidence.layer in PLAIN_LABELS else ()
+    r = renderings().get(unit.id)
+    if r is None or r.opening != opening(unit):
+        return ()
+    text = r.note_en if evidence.layer == "xiyi" else r.en
+    label = PLAIN_LABELS.get("shu:passage" if evidence.layer == "shu" else evidence.layer)
+    return (label, text) if text and label else ()
 
 
 def english_glosses(query: "Query", evidence: Sequence[Evidence]) -> tuple[tuple[str, str], ...]:

@@ -1,6 +1,6 @@
 """The project's plain renderings of the lemma units (``qa/data/renderings.tsv``): an English and a
 modern-Chinese retelling of each unit's 經 (or 析疑 lemma) and one line on its commentary; and of
-every sentence of the 注 (``qa/data/note_renderings.tsv``).
+every sentence of the 注 and the 疏 (``qa/data/note_renderings.tsv``).
 
 Written for Yili QA from each unit's own text, never from a question, and **not sources**: nothing
 cited comes from them, and an answer shows one only as a labelled reading aid for an English reader
@@ -23,7 +23,7 @@ from ..text.tables import data_dir, per_directory, read_table
 if TYPE_CHECKING:  # pragma: no cover
     from .units import LemmaUnit
 
-#: The table of renderings in the data directory, and of the renderings of each sentence of the 注.
+#: The table of renderings in the data directory, and of the renderings of each sentence of the 注 and 疏.
 TABLE = "renderings.tsv"
 SENTENCE_TABLE = "note_renderings.tsv"
 #: How many normalized characters of a unit's text a row quotes to prove which unit it renders.
@@ -65,7 +65,7 @@ def renderings() -> Mapping[str, Rendering]:
 
 @dataclass(frozen=True, slots=True)
 class SentenceRendering:
-    """One sentence of a unit's 注 (normalized, as the sentence scorer cuts it) retold in plain words."""
+    """One sentence of a unit's 注 or 疏 (normalized, as the sentence scorer cuts it) retold in plain words."""
 
     unit_id: str
     sentence: str
@@ -85,7 +85,7 @@ def sentence_renderings_in(directory: Path) -> Mapping[tuple[str, str], Sentence
 
 
 def sentence_renderings() -> Mapping[tuple[str, str], SentenceRendering]:
-    """The renderings of the 注's sentences (``qa/data/note_renderings.tsv``): (unit id, the sentence
+    """The renderings of the 注's and 疏's sentences (``qa/data/note_renderings.tsv``): (unit id, the sentence
     normalized) → its rendering; read once per data directory."""
     return sentence_renderings_in(data_dir())
 

@@ -15,7 +15,7 @@ one-line notes. They were written for this project from the unit's 經 and 注 (
 alone — never from any question — and are **not sources**: nothing cited comes from them (an
 English answer shows one only as a labelled reading aid, :func:`qa.answering.compose.plain_english`).
 
-The 注 is rendered sentence by sentence too (:func:`qa.corpus.renderings.sentence_renderings`): the sentence scorer (:mod:`qa.answering.sentences`) lets a
+The 注 (and the 疏) is rendered sentence by sentence too (:func:`qa.corpus.renderings.sentence_renderings`): the sentence scorer (:mod:`qa.answering.sentences`) lets a
 lay question's words meet the one sentence of the note that answers it.
 
 The channel is BM25 (:class:`qa.retrieval.bags.BagIndex`) over two bags per unit: the English

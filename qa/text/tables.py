@@ -60,8 +60,8 @@ TABLES: dict[str, TableSpec] = {
     # the project's plain retellings of each unit (qa.retrieval.renderings): a retrieval channel, and
     # training pairs of the static-corpus encoder (so an index records them)
     "renderings.tsv": TableSpec(("unit id", "opening", "en", "zh", "note_en", "note_zh"), 2),
-    # ... and of each 注 sentence: read by the sentence scorer only
-    "note_renderings.tsv": TableSpec(("unit id", "注 sentence (normalized)", "en", "zh"), 4, indexed=False),
+    # ... and of each 注 and 疏 sentence: read by the sentence scorer and the English reading aid only
+    "note_renderings.tsv": TableSpec(("unit id", "注 or 疏 sentence (normalized)", "en", "zh"), 4, indexed=False),
 }
 
 
