@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..corpus.catalog import load_catalog
 from ..corpus.load import read_seed
-from ..corpus.renderings import opening, renderings, sentence_renderings
+from ..corpus.renderings import rendering_of, sentence_renderings
 from ..corpus.units import LAYER_LABELS, LemmaUnit
 from ..text.cedict import cedict
 from ..text.lexicon import english_of_terms
@@ -339,8 +339,8 @@ def plain_english(unit: "LemmaUnit", evidence: Evidence) -> tuple[str, ...]:
             return (PLAIN_LABELS[evidence.layer], " ".join(p.en for p in parts if p is not None))
         if evidence.layer == "zhu":
             return ()
-    r = renderings().get(unit.id)
-    if r is None or r.opening != opening(unit):
+    r = rendering_of(unit)
+    if r is None:
         return ()
     text = r.note_en if evidence.layer == "xiyi" else r.en
     label = PLAIN_LABELS.get("shu:passage" if evidence.layer == "shu" else evidence.layer)

@@ -63,6 +63,13 @@ def renderings() -> Mapping[str, Rendering]:
     return _table_in(data_dir())
 
 
+def rendering_of(unit: "LemmaUnit", table: Mapping[str, Rendering] | None = None) -> Rendering | None:
+    """``unit``'s rendering in ``table`` (default :func:`renderings`), or None when it has none or the row
+    quotes another opening (a parser change moved the unit: the row retells something else)."""
+    r = (renderings() if table is None else table).get(unit.id)
+    return r if r is not None and r.opening == opening(unit) else None
+
+
 @dataclass(frozen=True, slots=True)
 class SentenceRendering:
     """One sentence of a unit's 注 or 疏 (normalized, as the sentence scorer cuts it) retold in plain words."""
@@ -90,5 +97,5 @@ def sentence_renderings() -> Mapping[tuple[str, str], SentenceRendering]:
     return sentence_renderings_in(data_dir())
 
 
-__all__ = ["Rendering", "SentenceRendering", "renderings", "sentence_renderings", "sentence_renderings_in", "opening", "TABLE", "SENTENCE_TABLE",
+__all__ = ["Rendering", "SentenceRendering", "renderings", "rendering_of", "sentence_renderings", "sentence_renderings_in", "opening", "TABLE", "SENTENCE_TABLE",
            "OPENING_CHARS"]

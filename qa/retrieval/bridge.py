@@ -39,7 +39,7 @@ from ..text.lexicon import glossary, modern_table, other_rites_table, stem
 from ..text.normalize import normalize
 from ..text.tokens import WORD, bigrams, cjk_runs
 from .glosses import Gloss, mine_glosses
-from .query import _english, glossary_matches, names_in
+from .query import _english, glossary_matches, glossary_zh_matches, names_in
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..corpus.units import LemmaUnit
@@ -119,21 +119,10 @@ def _jing_names(units: Sequence["LemmaUnit"]) -> set[str]:
 
 def chinese_glossary_keys(runs: Sequence[str]) -> set[str]:
     """The modern words of two or more characters that the glossary maps to a ritual term (樂師 → 工,
-    喝酒 → 飲酒), read longest first as the query's expansion reads them, in ``runs``."""
+    喝酒 → 飲酒), read as the query's expansion reads them (:func:`qa.retrieval.query.glossary_zh_matches`), in ``runs``."""
     gl = glossary()
-    found: set[str] = set()
-    for run in runs:
-        i = 0
-        while i < len(run):
-            for n in range(min(gl.max_zh, len(run) - i), 1, -1):
-                terms = gl.chinese.get(run[i : i + n])
-                if terms and any(t not in _NOT_A_TOPIC for t in terms):
-                    found.add(run[i : i + n])
-                    i += n
-                    break
-            else:
-                i += 1
-    return found
+    return {word for run in runs for word, terms in glossary_zh_matches(run, gl.chinese, gl.max_zh)
+            if len(word) > 1 and any(t not in _NOT_A_TOPIC for t in terms)}
 
 
 @dataclass(frozen=True)

@@ -179,13 +179,19 @@ def _glossary_zh(run: str, table: dict[str, tuple[str, ...]], max_len: int) -> l
 
 
 def _glossary_run(run: str, table: dict[str, tuple[str, ...]], max_len: int) -> list[str]:
-    out: list[str] = []
+    return [t for _, terms in glossary_zh_matches(run, table, max_len) for t in terms]
+
+
+def glossary_zh_matches(run: str, table: Mapping[str, tuple[str, ...]], max_len: int) -> list[tuple[str, tuple[str, ...]]]:
+    """(modern word, its corpus terms) for each glossary word in a CJK run, read as the query's
+    expansion reads them: longest first from each position, no overlaps."""
+    out: list[tuple[str, tuple[str, ...]]] = []
     i = 0
     while i < len(run):
         for n in range(min(max_len, len(run) - i), 0, -1):
             terms = table.get(run[i : i + n])
             if terms:
-                out.extend(terms)
+                out.append((run[i : i + n], terms))
                 i += n
                 break
         else:
@@ -507,4 +513,4 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
     )
 
 
-__all__ = ["Query", "analyze", "clean", "detect_lang", "glossary", "is_follow_up", "has_follow_up_marker", "other_rites", "commentators_table", "rite_names", "rites_table", "scaffolding", "split_segments", "stem"]
+__all__ = ["Query", "analyze", "clean", "detect_lang", "glossary", "glossary_zh_matches", "is_follow_up", "has_follow_up_marker", "other_rites", "commentators_table", "rite_names", "rites_table", "scaffolding", "split_segments", "stem"]

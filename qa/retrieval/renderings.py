@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..corpus.renderings import Rendering, opening, renderings, sentence_renderings_in
+from ..corpus.renderings import Rendering, opening, rendering_of, renderings, sentence_renderings_in
 from ..text.normalize import normalize
 from ..text.tables import data_dir, per_directory
 from ..text.tokens import WORD, bigrams, cjk_runs
@@ -115,10 +115,9 @@ class RenderingIndex:
         en, zh = [], []
         covered = 0
         for u in units:
-            r = table.get(u.id)
-            if r is not None and r.opening != opening(u):
-                log.warning("rendering of %s skipped: it opens %r, the unit %r", u.id, r.opening, opening(u))
-                r = None
+            r = rendering_of(u, table)
+            if r is None and u.id in table:
+                log.warning("rendering of %s skipped: it opens %r, the unit %r", u.id, table[u.id].opening, opening(u))
             covered += r is not None
             en.append(english_bag([(r.en, TEXT_WEIGHT), (r.note_en, NOTE_WEIGHT)], stop) if r else {})
             zh.append(chinese_bag([(r.zh, TEXT_WEIGHT), (r.note_zh, NOTE_WEIGHT)]) if r else {})
