@@ -131,3 +131,17 @@ def test_two_modern_words_the_glossary_maps_name_the_rite_in_chinese_as_in_engli
     assert not named("乐师是什么人？") and not named("请问这附近哪里有干净的洗手间？")
     assert not real_retriever.ask("公司聚会喝酒的时候要站着敬酒吗？").found  # 公司: today's manners
     assert not real_retriever.ask("周末去听交响音乐会，穿什么比较合适？").found
+
+
+def test_an_english_glossary_word_the_reader_quotes_is_marked_as_the_rite_s_term(real_retriever):
+    """'gentleman' in quotation marks is the reader pointing at a term of the rite (君子): it counts as a
+    second glossary word; the same word unquoted, alone, names nothing; a quoted word in a question about a
+    rite the corpus lacks (a wedding: 士昏禮) is still told so."""
+    b = real_retriever.bridge
+
+    def named(text: str) -> bool:
+        return b.names_ritual_term(real_retriever.understand(analyze(text)))
+
+    assert named("Who counts as a 'gentleman' here?")
+    assert not named("Who counts as a gentleman here?")
+    assert not real_retriever.ask("What does 'toast' mean at a wedding?").found

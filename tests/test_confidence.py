@@ -128,10 +128,75 @@ def test_todays_manners_with_the_rites_words_are_low_confidence(real_retriever, 
 
 
 @pytest.mark.parametrize("question", [
+    "今人宴客，主人當坐何位？",
+    "今之賓客飲酒，當奏何曲？",
+    "These days, where should the host of a dinner party sit?",
+    "現在家裡請客，主人應該坐在哪裡？",  # 現在 opening the question
+    "請問現在主人請客，要怎麼拜客人？",  # ... after 請問
+    "How much does a band cost for a company banquet?",  # "banquet" alone is an everyday word, not the 燕禮
+])
+def test_a_question_framed_in_the_present_is_today_s_manners_despite_everyday_ritual_words(real_retriever, question):
+    """今人 / 今之 / these days ask about now: 主人, 賓客, 飲酒, host are everyday words as well as the
+    rite's (CC-CEDICT has them), so they do not make the question about the corpus."""
+    assert real_retriever.bridge.modern_setting(real_retriever.understand(analyze(question)))
+    assert not real_retriever.ask(question).found
+
+
+def test_a_loose_quotation_writing_a_term_only_the_rite_uses_quotes_the_corpus(real_retriever):
+    """「堂廉上鋪席」 shares no four characters with the corpus (it says 設席于堂廉), but 堂廉 is a term
+    only the rite uses (CC-CEDICT does not know it): the reader quotes this corpus loosely, not another text."""
+    question = "「堂廉上鋪席」，堂廉是哪裡？"
+    assert not real_retriever.bridge.quotes_elsewhere(real_retriever.understand(analyze(question)))
+    assert real_retriever.ask(question).found
+    assert real_retriever.bridge.quotes_elsewhere(real_retriever.understand(analyze("「學而時習之，不亦說乎」，何謂也？")))
+
+
+@pytest.mark.parametrize("question", [
+    "今人行旅酬否？",  # 旅酬 is no everyday word: it names the corpus
+    "鄭云如讀若今之若，何謂？",  # 今之 inside a quotation of the 注 places nothing in today's world
+    "今人說鄉飲酒禮，其旨何在？",  # names a rite of the corpus
+    "主人拜賓的規矩，現在還有嗎？",  # 現在 inside the question: "still", not today's manners
+])
+def test_a_present_day_word_does_not_hide_a_question_about_the_corpus(real_retriever, question):
+    assert not real_retriever.bridge.modern_setting(real_retriever.understand(analyze(question)))
+    assert real_retriever.ask(question).found
+
+
+@pytest.mark.parametrize("question", [
     "燕禮的座次跟現在公司年會有什麼不同？",  # names a rite of the corpus
     "現在公司的敬酒，跟旅酬有關係嗎？",  # names a ritual term of the corpus
     "Why does the guest bow to the host?",  # no modern setting
 ])
 def test_a_question_naming_the_corpus_is_answered_even_in_a_modern_setting(real_retriever, question):
     assert not real_retriever.bridge.modern_setting(real_retriever.understand(analyze(question)))
+    assert real_retriever.ask(question).found
+
+
+def test_foreign_english_words_are_those_the_rite_s_english_never_uses(real_retriever):
+    from qa.retrieval.confidence import foreign_english
+
+    def foreign(text: str) -> list[str]:
+        return foreign_english(real_retriever.understand(analyze(text)), real_retriever.english_vocabulary,
+                               real_retriever.shadow.stopwords)
+
+    assert foreign("Why do football fans toast with beer cups after a goal?") == ["football", "beer"]
+    assert foreign("Why does the host wash the cup before toasting the guest?") == []
+    assert foreign("Why doesn't he useand the cup?") == []  # a typo is no evidence either way
+
+
+@pytest.mark.parametrize("question", [
+    "Why do football fans toast with beer cups after a goal?",
+    "How do I wash red wine stains out of a tablecloth after guests leave?",
+])
+def test_everyday_english_in_the_rite_s_words_with_two_foreign_words_is_flagged(real_retriever, question):
+    """host, guest, cup, toast name the rite in a lay question; beside two words the rite's English never
+    uses (football, beer; stains, tablecloth) they do not, and those words weigh more in the share."""
+    assert not real_retriever.named(real_retriever.understand(analyze(question)))
+    assert not real_retriever.ask(question).found
+
+
+def test_one_foreign_word_leaves_a_lay_question_named(real_retriever):
+    question = "Why must the broth be ready before the host goes to fetch the guest?"
+    query = real_retriever.understand(analyze(question))
+    assert len(real_retriever.foreign_words(query)) == 1 and real_retriever.named(query)
     assert real_retriever.ask(question).found

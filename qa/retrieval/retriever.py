@@ -20,11 +20,11 @@ from ..corpus.units import LemmaUnit
 from ..indexing.store import load_index
 from ..settings import Settings
 from .bridge import Bridge
-from .confidence import Calibration, Signals, calibrate, ritual_share
+from .confidence import FOREIGN_WORDS, Calibration, Signals, calibrate, foreign_english, ritual_share
 from .features import Evidence
 from .fusion import fuse, rendering_weight, shadow_weight, weights_for
 from .query import Query, analyze
-from .renderings import RenderingIndex
+from .renderings import RenderingIndex, sentence_words
 from .rerank import rerank
 from .shadow import EnglishShadow
 
@@ -212,6 +212,7 @@ class HybridRetriever:
         self._bridge: "Bridge | None" = None
         self._shadow: EnglishShadow | None = None
         self._renderings: RenderingIndex | None = None
+        self._english_vocabulary: frozenset[str] | None = None
 
     @property
     def bridge(self) -> "Bridge":
@@ -247,6 +248,31 @@ class HybridRetriever:
         if not rendering_weight(query):
             return []
         return [(self.units[u].id, s) for u, s in self.renderings.rank(query, FUSION_DEPTH)]
+
+    @property
+    def english_vocabulary(self) -> frozenset[str]:
+        """The rite's English, in the shadow's key form: every word of the plain renderings (units and note
+        sentences) and of the English shadow's reading of the corpus; built on first use."""
+        if self._english_vocabulary is None:
+            self._english_vocabulary = frozenset(self.renderings.english.postings).union(
+                self.shadow.bags.postings, *(w.english for w in sentence_words().values()))
+        return self._english_vocabulary
+
+    def foreign_words(self, query: "Query") -> list[str]:
+        """The question's English words that neither the glossary, nor the plain renderings, nor the English
+        shadow's reading of the corpus use ("japan", "barbecue"; see qa.retrieval.confidence.foreign_english)."""
+        return foreign_english(query, self.english_vocabulary, self.shadow.stopwords)
+
+    def named(self, query: "Query", foreign: Sequence[str] | None = None) -> bool:
+        """Whether ``query`` names a ritual term of the corpus (:meth:`qa.retrieval.bridge.Bridge.names_ritual_term`).
+        A question that names it only in everyday words (host and guest, 主人) and writes FOREIGN_WORDS English
+        words the rite never uses (``foreign``, default :meth:`foreign_words`: "thanksgiving", "dinner") is set
+        in another world: it names the rite only by naming the corpus itself (a rite, a commentator, a term of its own)."""
+        if not self.bridge.names_ritual_term(query):
+            return False
+        if len(self.foreign_words(query) if foreign is None else foreign) < FOREIGN_WORDS:
+            return True
+        return self.bridge.names_corpus_itself(query, everyday=False)
 
     def understand(self, query: "Query") -> "Query":
         """``query`` with the corpus terms the bridge finds for its words (see qa.retrieval.bridge)."""
@@ -292,7 +318,8 @@ class HybridRetriever:
             fused = rerank(q, [(by_id[u], s) for u, s in fuse(rankings, weights_for(q))], idf, evidence=evidence)[:k]
             lex_ps = {self.units[u].id: ps for u, _, ps in lex.units}
             den_ps = {self.units[u].id: ps for u, _, ps in den.units}
-            signals = Signals(ritual=ritual_share(q, idf), dense=den.top, named=self.bridge.names_ritual_term(q),
+            foreign = self.foreign_words(q)
+            signals = Signals(ritual=ritual_share(q, idf, foreign), dense=den.top, named=self.named(q, foreign),
                               elsewhere=self.bridge.quotes_elsewhere(q), modern=self.bridge.modern_setting(q))
             low = self.calibration.low_confidence(signals)
             hits = []
