@@ -51,6 +51,13 @@ def test_named_layer_is_answered_from_it(real_retriever):
     assert a.found and a.evidence[0].layer == "shu"
 
 
+def test_a_layer_question_quoting_another_layer_is_answered_from_the_layer_asked(real_retriever):
+    """「鄭注說「…」，賈疏怎麼說？」: the 注 sentence the question quotes tells the reader nothing new (it
+    echoes the question), so the 疏 leads even though the quotation covers the 注 sentence word for word."""
+    a = real_retriever.ask("鄭注說旅酬「終於沃盥者」，賈疏怎麼說？")
+    assert a.found and a.evidence[0].layer == "shu"
+
+
 def test_named_layer_with_nothing_says_so(real_retriever):
     """方苞's 析疑 covers only the 燕禮: on a 鄉飲酒禮 passage it has nothing, and the answer says so."""
     a = real_retriever.ask("方苞如何解釋鄉飲酒禮的「速賓」？")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from qa.answering.sentences import _candidates, scoring, select_sentences, split_sentences
 from qa.corpus.units import LemmaUnit, ShuPart
 from qa.retrieval.query import analyze
@@ -162,6 +164,19 @@ def test_of_two_commentators_named_the_one_named_last_is_asked():
     assert got[0].layer == "shu"
     got = [c for c, _ in select_sentences(analyze("賈疏說旅酬終於沃盥者，鄭注怎麼說？"), [hit(u, 0.9)])]
     assert got[0].layer == "zhu"
+
+
+@pytest.mark.parametrize("question, asked", [
+    ("賈疏怎麼解釋鄭注「公或時未能舉」？", "shu"),  # the commentator a question word follows, named first
+    ("鄭注說旅酬終於沃盥者，賈疏怎麼說？", "shu"),
+    ("方苞如何看鄭玄的說法？", "xiyi"),
+    ("鄭玄和賈公彥都說了什麼？", "shu"),  # no question word after either: the one named last
+    ("賈疏怎麼說？", ""),  # one commentator: nothing to choose
+])
+def test_the_commentator_asked_is_the_one_a_question_word_follows(question, asked):
+    from qa.retrieval.terms import query_terms
+
+    assert query_terms(analyze(question)).asked_layer == asked
 
 
 def test_a_why_question_counts_a_gloss_less_than_a_reason(monkeypatch):

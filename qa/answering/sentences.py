@@ -357,7 +357,9 @@ def _parts(
         off_context=bool(terms.context and not any(ch in _norm(c.unit.full_text) for ch in terms.chars)),
         section=bool(_SECTION_NOTE.match(c.text)),  # 疏's 「自此至「…」，論…之事」 names a section
         # a 經 the question quotes tells it little
-        echo=echo(c.norm, question) if c.layer == "jing" and question and not says else 0.0,
+        # so does a sentence of the layer the question quotes before asking another (鄭注說「…」，賈疏怎麼說？)
+        echo=echo(c.norm, question) if question and not says and (
+            c.layer == "jing" or (terms.asked_layer and c.layer != terms.asked_layer)) else 0.0,
         other_rite=bool(terms.rites and _rite_of(c.unit) not in terms.rites),
         other_layer=bool(terms.layers and c.layer not in terms.layers),
         earlier_layer=bool(terms.asked_layer and c.layer != terms.asked_layer),

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..text.lexicon import rites_table
+from ..text.lexicon import commentators_table, rites_table
 from ..text.normalize import normalize
 from ..text.tokens import bigrams, cjk_runs
 
@@ -177,14 +177,23 @@ def query_terms(query: "Query") -> QueryTerms:
         asked=tuple(dict.fromkeys(own or expanded)),
         tail=(own or [""])[-1],
         layers=frozenset(getattr(query, "layers", ())),
-        asked_layer=_last_named(tuple(getattr(query, "layers", ()))),
+        asked_layer=_asked_layer(tuple(getattr(query, "layers", ())), query.norm),
         reached=tuple(t for t in getattr(query, "bridged", ()) if t in query.expansions),
     )
 
 
-def _last_named(layers: tuple[str, ...]) -> str:
-    """The layer named last when the question names more than one."""
-    return layers[-1] if len(set(layers)) > 1 else ""
+#: What follows a commentator the question asks about (normalized): 「賈疏怎麼解釋鄭注…」, 「方苞認為…」.
+_ASKS_OF = re.compile(r"(?:的疏|的注|又|到底|究竟|对此)?(?:怎么|怎样|如何|何以|认为|以为|说什么|有何|是否)")
+
+
+def _asked_layer(layers: tuple[str, ...], norm: str) -> str:
+    """Of two or more commentators named, the one asked: the one a question word follows (the 疏 of
+    「賈疏怎麼解釋鄭注「…」？」, of 「鄭注說…，賈疏怎麼說？」), else the one named last; "" for one or none."""
+    if len(set(layers)) < 2:
+        return ""
+    asked = {value for name, value in commentators_table().chinese
+             for m in re.finditer(re.escape(name), norm) if _ASKS_OF.match(norm, m.end())}
+    return asked.pop() if len(asked) == 1 else layers[-1]
 
 
 def _rite_words(norm: str) -> list[str]:
@@ -255,7 +264,7 @@ _PLACE = re.compile(
     r"|[阶堂庭门楹序房室][上下前后东西南北间内外]|[荐席尊洗篚碑俎豆觯爵][东西南北]|位"
 )
 #: A number that counts something (六者, 四人, 三年, 丈六尺, 凡…), not the 一 of 「一歌則一吹」.
-_NUMBER = re.compile(r"[二三四五六七八九十百][者篇人年尺丈寸拜爵终成等命日月番]|[一二三四五六七八九十百]{2,}|凡|丈|尺|年")
+_NUMBER = re.compile(r"[二三四五六七八九十百][者篇人年尺丈寸拜爵终成等命日月番节首次种章]|[一二三四五六七八九十百]{2,}|凡|丈|尺|年")
 
 
 def says_kind(norm: str, terms: QueryTerms) -> bool:
