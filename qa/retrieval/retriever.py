@@ -261,6 +261,8 @@ class HybridRetriever:
     def foreign_words(self, query: "Query") -> list[str]:
         """The question's English words that neither the glossary, nor the plain renderings, nor the English
         shadow's reading of the corpus use ("japan", "barbecue"; see qa.retrieval.confidence.foreign_english)."""
+        if not any(seg.isascii() for seg in query.segments):
+            return []  # no English word (and no need to build the vocabulary)
         return foreign_english(query, self.english_vocabulary, self.shadow.stopwords)
 
     def named(self, query: "Query", foreign: Sequence[str] | None = None) -> bool:
