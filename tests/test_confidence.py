@@ -181,7 +181,7 @@ def test_foreign_english_words_are_those_the_rite_s_english_never_uses(real_retr
 
     assert foreign("Why do football fans toast with beer cups after a goal?") == ["football", "beer"]
     assert foreign("Why does the host wash the cup before toasting the guest?") == []
-    assert foreign("Why doesn't he useand the cup?") == []  # a typo is no evidence either way
+    assert foreign("Why doesn't he useand the cup?") == []  # no English word: a typo is no evidence
 
 
 @pytest.mark.parametrize("question", [
