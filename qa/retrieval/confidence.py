@@ -130,9 +130,10 @@ NOISE_PER_KIND = 60
 FOREIGN_WORDS = 2
 #: Weight of a foreign English word in the ritual share, relative to another English word. No development
 #: question moves; of the 16 English questions of ``tests/data/questions/everyday_probe.jsonl`` (everyday
-#: life in the rite's words) 3 are flagged without either rule, 4 with FOREIGN_WORDS alone, 5 with both (football fans' beer cups, wine
-#: stains on a tablecloth …). Without the dictionary check of :func:`foreign_english` 7 were, but on the
-#: held-out sets two answerable questions were then told "no passage": the check stays (see the README).
+#: life in the rite's words) 3 are flagged without either rule, 4 with FOREIGN_WORDS alone, 5 with both
+#: (football fans' beer cups, wine stains on a tablecloth …). Without the dictionary check of
+#: :func:`foreign_english` 7 were, but on the held-out sets two answerable questions were then told
+#: "no passage": the check stays (see the README).
 FOREIGN_WEIGHT = 3.0
 #: English words that carry no topic though the stopword list lacks them: contractions as typed without the
 #: apostrophe (he's → hes, wouldn't → wouldnt) and indefinite pronouns.
