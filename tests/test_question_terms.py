@@ -92,6 +92,20 @@ def test_colloquial_and_english_why_frames_ask_why():
         assert query_terms(analyze(question)).why, question
 
 
+def test_frames_without_a_why_word_that_ask_a_reason_ask_why():
+    """The intention (用意), the custom behind it (講究), a guessed cause (是不是因為…), a rhetorical 難道, "the
+    point of": each asks a reason, and a reason clause should answer it first."""
+    for question in ("客人走時奏的那首曲子有什麼用意？", "先洗手再洗杯子有什麼講究？", "請大家坐下是不是因為站累了？",
+                     "難道骨頭也分貴賤？", "What is the point of the plain water?"):
+        assert query_terms(analyze(question)).why, question
+    assert not query_terms(analyze("主人洗杯子以後站在哪裡？")).why
+
+
+def test_how_far_asks_a_number():
+    for question in ("水盆離堂有多遠？", "How far from the hall is the basin?"):
+        assert query_terms(analyze(question)).count, question
+
+
 def test_a_bare_na_asks_where_but_na_with_a_measure_word_asks_which():
     assert query_terms(analyze("他們的肉乾擺哪？")).where
     assert query_terms(analyze("主人坐哪？")).where

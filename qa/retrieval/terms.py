@@ -39,7 +39,9 @@ PART_GLOSS = 0.5
 _STOP_CHARS = frozenset("之乎者也而以其于为不所曰云亦则故此是的了吗呢吧么什怎样何谓义那")
 _QUOTED = re.compile(r"[「『“\"《]([^」』”\"》]+)[」』”\"》]")
 _WHY = ("为什么", "为何", "何以", "何故", "why", "所以", "怎么", "缘何", "何为", "reason", "为啥", "干嘛", "干吗",
-        "凭什么", "how come", "what for", "purpose")
+        "凭什么", "how come", "what for", "purpose",
+        # frames that ask a reason without a why word: the intention, the custom behind it, a guessed cause
+        "用意", "用心", "讲究", "是不是因为", "是因为", "难道", "何意", "is it because", "point of", "idea behind", "significance")
 _MEANING = ("什么意思", "何谓", "何义", "是什么", "mean", "what is", "谓何", "意思", "什么人", "何人", "who",
             "何官", "到底是谁", "是谁", "干什么的", "干嘛的", "干吗的", "做什么的", "做啥的", "啥意思", "指哪",
             "指什么", "指的是", "哪些官", "什么官", "何所指", "指谁")
@@ -69,7 +71,8 @@ _WHEN_OPENING = re.compile(r"when (?:do|does|did|is|are|was|were)\b")
 _ORDER = re.compile(r"以齿|以次|次序|次第|先后|先[^，。；]{1,8}后|终于|然后|而后|之后|之前|既[^，。；]{1,6}乃")
 #: A bare 哪 asks where (「肉乾擺哪？」, 「坐哪」), unless a measure word makes it which (哪個, 哪些, 哪位).
 _WHERE_NA = re.compile(r"哪(?![个些一位种样天年次首篇边几])")
-_COUNT = ("几", "多少", "how many", "how much", "若干", "多久", "多长", "how long", "how often", "几年")
+_COUNT = ("几", "多少", "how many", "how much", "若干", "多久", "多长", "how long", "how often", "几年", "多远", "多高", "多深", "多宽",
+          "how far", "how tall", "how deep", "how wide")
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,7 +255,7 @@ def _glossed_term(text: str, terms: QueryTerms) -> str:
 
 #: Words that mark a sentence as giving a reason (normalized): 以其, 所以, 故 (not 故云 / 故知,
 #: which only quote or infer), 示 / 明 (to show), 欲, 嫌, 不敢, 尊之 / 敬, 「X者，以Y」 (X is done for Y).
-_EXPLAIN = re.compile(r"以其|所以|是以|为其|者以|故(?![云言知曰经注郑下上]|不与|与此)|示|明(?![日矣])|欲|嫌|不敢|尊之|敬")
+_EXPLAIN = re.compile(r"以其|所以|是以|为其|者以|之义|故(?![云言知曰经注郑下上]|不与|与此)|示|明(?![日矣])|欲|嫌|不敢|尊之|敬")
 #: A 注's closing purpose clause 「以全交也」 (in a 疏 「以…也」 more often restates the 經).
 _PURPOSE = re.compile(r"以[^以]{1,8}也$")
 #: A 注's 「[the act]者，[its reason]也」 (「不歌鹿鳴、魚麗者，辟國君也」): the act named as a topic, then why.
