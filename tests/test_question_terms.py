@@ -101,6 +101,13 @@ def test_frames_without_a_why_word_that_ask_a_reason_ask_why():
     assert not query_terms(analyze("主人洗杯子以後站在哪裡？")).why
 
 
+def test_a_reasoning_that_ends_naming_the_term_glosses_it():
+    """方苞's unpunctuated 「…羣萃而食于公所故谓之旅食也」 explains what 旅食 is, however long the reasoning."""
+    terms = query_terms(analyze("方苞認為士旅食是什麼人？"))
+    assert gloss_strength("盖升于司马而未授官之士虽未受职而已不家食又羣萃而食于公所故谓之旅食也", terms) > 0
+    assert gloss_strength("注谓士旅食庶人在官者非也", terms) == 0
+
+
 def test_how_far_asks_a_number():
     for question in ("水盆離堂有多遠？", "How far from the hall is the basin?"):
         assert query_terms(analyze(question)).count, question

@@ -227,16 +227,23 @@ AGENT_GLOSS = 12
 _MOVE = re.compile(r"[东西南北]面|[东西南北]上|[拜揖升降坐兴立]")
 
 
+#: 「故謂之X也」, 「是以謂之X」: a conclusion that names the term just explained (normalized).
+_NAMED_SO = re.compile(r"(?:故|是以)谓之[^谓之也]{1,3}也?$")
+
+
 def _glossed_term(text: str, terms: QueryTerms) -> str:
     """The asked term a sentence glosses (normalized), or "": 「X，Y也」, 「X者，Y也」, 「X，猶Y」,
-    「X，謂Y」, 「X之言Y也」, or 「Y曰X」."""
+    「X，謂Y」, 「X之言Y也」, 「Y曰X」, or a reasoning that ends 「故謂之X也」."""
     norm = normalize(text)
     m = re.match(r"(.{1,4}?)之言", norm)
     if m and _asked(m.group(1), terms):
         return m.group(1)
     for clause in re.split(r"[，,。；]", text):
-        m = re.search(r"[曰謂为為]之?([^曰謂为為之]{1,3})$", clause)  # 推手曰揖
-        if m and len(normalize(clause)) <= 8 and _asked(normalize(m.group(1)), terms):
+        m = re.search(r"[曰謂谓为為]之?([^曰謂谓为為之也]{1,3})也?$", clause)  # 推手曰揖
+        # a short clause, or a conclusion naming the term however long the (unpunctuated) reasoning before
+        # it: 「…故謂之旅食也」
+        short = len(normalize(clause)) <= 8 or bool(_NAMED_SO.search(normalize(clause)))
+        if m and short and _asked(normalize(m.group(1)), terms):
             return normalize(m.group(1))
     head = re.split(r"[，,：:]", text, maxsplit=1)[0]
     head_norm = normalize(re.sub(r"者$", "", head))
