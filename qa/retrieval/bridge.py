@@ -39,7 +39,7 @@ from ..text.lexicon import glossary, modern_table, other_rites_table, rites_tabl
 from ..text.normalize import normalize
 from ..text.tokens import WORD, bigrams, cjk_runs
 from .glosses import Gloss, mine_glosses
-from .query import _english, glossary_matches, glossary_zh_matches, names_in
+from .query import _english, english_names, glossary_matches, glossary_zh_matches, names_in
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..corpus.units import LemmaUnit
@@ -338,12 +338,16 @@ class Bridge:
             run = "".join(cjk_runs(normalize(quoted)))
             if len(run) < QUOTE_CHARS:
                 continue
-            if any(run[i : i + QUOTE_CHARS] in self.text for i in range(len(run) - QUOTE_CHARS + 1)):
+            if self._shares_run(run):
                 return False  # it quotes the corpus (too)
             if any(t not in self.dictionary for t in self._ritual_terms_in([run])):
                 return False  # a loose quotation of the corpus: it writes a term only the rite uses (「在堂廉鋪席」)
             elsewhere = True
         return elsewhere
+
+    def _shares_run(self, text: str) -> bool:
+        """Whether ``text`` (normalized) shares a run of QUOTE_CHARS characters with the corpus."""
+        return any(text[i : i + QUOTE_CHARS] in self.text for i in range(len(text) - QUOTE_CHARS + 1))
 
     def outside_rites(self, query: "Query") -> tuple[str, ...]:
         """The question's rites outside the corpus, less those whose Chinese name it writes only inside
@@ -427,9 +431,7 @@ class Bridge:
         table = rites_table()
         if any(name in query.norm for name, _ in table.chinese):
             return True
-        stems = [stem(w) for w in WORD.findall(query.norm)]
-        return any(len(key) > 1 or not self.dictionary.is_english(key[0])
-                   for key in table.english for i in range(len(stems) - len(key) + 1) if tuple(stems[i : i + len(key)]) == key)
+        return any(len(key) > 1 or not self.dictionary.is_english(key[0]) for key in english_names(table, WORD.findall(query.norm)))
 
     def _holds_ritual_term(self, runs: Sequence[str]) -> bool:
         """Whether a CJK run writes a ritual term of the corpus of two to six characters (旅酬, 樂正)."""
@@ -462,8 +464,7 @@ class Bridge:
             return True  # an English present-day word ("nowadays", "these days")
         for name in names:
             for m in re.finditer(re.escape(name), query.norm):
-                window = query.norm[max(0, m.start() - QUOTE_CHARS + len(name)) : m.end() + QUOTE_CHARS - len(name)]
-                if not any(window[i : i + QUOTE_CHARS] in self.text for i in range(len(window) - QUOTE_CHARS + 1)):
+                if not self._shares_run(query.norm[max(0, m.start() - QUOTE_CHARS + len(name)) : m.end() + QUOTE_CHARS - len(name)]):
                     return True
         return False
 

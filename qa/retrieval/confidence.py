@@ -225,9 +225,10 @@ def ritual_share(query: "Query", idf: Mapping[str, float], foreign: Sequence[str
     """
     unknown = max(idf.values(), default=1.0)
     weights, on = _content_terms(query, idf, unknown)
-    for word in foreign:
+    if foreign:
+        keys = set(foreign)
         for t in weights:
-            if t.startswith("en:") and english_key(t[3:]) == word:
+            if t.startswith("en:") and english_key(t[3:]) in keys:
                 weights[t] = ENGLISH_WEIGHT * FOREIGN_WEIGHT
     total = sum(weights.values())
     share = sum(w for t, w in weights.items() if t in on) / total if total > 0 else 0.0

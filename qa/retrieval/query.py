@@ -380,15 +380,18 @@ def has_follow_up_marker(pieces: list[tuple[str, str]]) -> bool:
 
 def names_in(table: "_Names", norm: str, words: Sequence[str]) -> list[str]:
     """The values of ``table``'s names a question writes: a Chinese name inside its normalized text, an
-    English one as a run of its (lower-cased) words, stemmed, determiners skipped; in order, once each."""
+    English one as a run of its (lower-cased) words (:func:`english_names`); in order, once each."""
     found = [value for name, value in table.chinese if name in norm]
-    stems = [stem(w) for w in words if w not in DETERMINERS]
-    for n in range(1, MAX_PHRASE_WORDS + 1):
-        for i in range(len(stems) - n + 1):
-            value = table.english.get(tuple(stems[i : i + n]))
-            if value:
-                found.append(value)
+    found += [table.english[key] for key in english_names(table, words)]
     return list(dict.fromkeys(found))
+
+
+def english_names(table: "_Names", words: Sequence[str]) -> list[tuple[str, ...]]:
+    """The English names of ``table`` (their stemmed words) that run in ``words``, stemmed, determiners
+    skipped; shortest first, then in order."""
+    stems = [stem(w) for w in words if w not in DETERMINERS]
+    return [tuple(stems[i : i + n]) for n in range(1, MAX_PHRASE_WORDS + 1) for i in range(len(stems) - n + 1)
+            if tuple(stems[i : i + n]) in table.english]
 
 
 def other_rites(norm: str, words: Sequence[str]) -> list[str]:
@@ -513,4 +516,4 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
     )
 
 
-__all__ = ["Query", "analyze", "clean", "detect_lang", "glossary", "glossary_zh_matches", "is_follow_up", "has_follow_up_marker", "other_rites", "commentators_table", "rite_names", "rites_table", "scaffolding", "split_segments", "stem"]
+__all__ = ["Query", "analyze", "clean", "detect_lang", "english_names", "glossary", "glossary_zh_matches", "is_follow_up", "has_follow_up_marker", "other_rites", "commentators_table", "rite_names", "rites_table", "scaffolding", "split_segments", "stem"]
