@@ -90,3 +90,14 @@ def test_a_gloss_of_the_whole_term_beats_one_of_its_characters():
     assert gloss_score(YUE_ZHENG_WHOLE, t) == 1.0 and gloss_score(YUE_ZHENG_PART, t) == 0.5
     out = rerank(analyze("樂正是什麼官"), [(YUE_ZHENG_PART, 0.08), (YUE_ZHENG_WHOLE, 0.075)])
     assert out[0][0].id == YUE_ZHENG_WHOLE.id
+
+
+def test_a_unit_whose_jing_holds_the_quoted_phrase_comes_first():
+    # 「疑立」 quoted: the unit whose 經 says it is the one asked about, not one whose 經 only says 立
+    yili = unit("zhushu.xiangyin.4", "卒盥，揖讓升。賓西階上疑立。", "疑，正立自定之貌。")
+    li = unit("zhushu.xiangyin.5", "介西階上立。")
+    q = analyze("「疑立」是站著猶豫不決嗎？")
+    assert [u.id for u, _ in rerank(q, [(li, 0.09), (yili, 0.08)])] == [yili.id, li.id]
+    # without the quotation marks the same words carry no such weight from the quote
+    plain = analyze("站在西階上猶豫不決嗎？")
+    assert [u.id for u, _ in rerank(plain, [(li, 0.09), (yili, 0.08)])][0] == li.id

@@ -14,7 +14,9 @@ constants (no learned weights):
   a gloss of the whole asked word (樂正) counts fully, of one of its characters (正) by its share
   (see :func:`qa.retrieval.terms.gloss_strength`);
 * **terms in the 經**: a unit whose 經 holds the query's rarer words is what the question is
-  about; a unit that only quotes them in a long 疏 is not (a small bonus, see ``JING_BONUS``).
+  about; a unit that only quotes them in a long 疏 is not (a small bonus, see ``JING_BONUS``);
+* **quoted phrases**: a unit whose 經 holds what the question quotes (「“疑立”是…」) is the passage the
+  reader points at (``QUOTE_BONUS``).
 
 The result keeps the fused order (and scores) for everything below ``DEPTH``.
 
@@ -41,7 +43,7 @@ from ..text.normalize import normalize
 from ..text.tables import data_dir, per_directory, read_table
 from ..text.tokens import word_terms
 from .features import FEATURES, Evidence, features
-from .terms import gloss_strength, query_terms
+from .terms import gloss_strength, query_terms, quoted_runs
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..corpus.units import LemmaUnit
@@ -69,6 +71,13 @@ JING_BONUS = 0.2
 #: holding that layer: such a unit gains this (a 析疑 question is about a 析疑 lemma, a 疏 question a 注疏 unit).
 #: Measured: real_dev hit@1 0.642 → 0.648, the same for 0.15–0.4; shared dev unchanged.
 LAYER_BONUS = 0.25
+#: A unit whose 經 holds a phrase of two or more characters the question quotes (「“疑立”是猶豫地站著嗎？」)
+#: gains this × the share of the quoted phrases it holds: the reader points at the text. Measured on the
+#: development sets: hit@1 real_dev 0.705 → 0.710, real_dev2 0.722 → 0.733, real_dev5 0.67 → 0.68, the others
+#: unchanged, no question lost; 0.1–0.3 measure the same.
+QUOTE_BONUS = 0.2
+#: The layers of a unit a quoted phrase is looked for in (adding the 注 measured the same).
+QUOTE_LAYERS: tuple[str, ...] = ("jing",)
 #: The learned re-ranker's weights (a data table; see scripts/train_rerank.py).
 RERANK_TABLE = "rerank.tsv"
 #: Whether the learned re-ranker orders the head (else the hand-set bonuses above).
@@ -187,6 +196,7 @@ def rerank(query: "Query", fused: Sequence[tuple["LemmaUnit", float]],
     layer = next(iter(named)) if len(named) == 1 else ""  # two named (鄭注…方苞): the unit may hold either
     terms = query_terms(query) if GLOSS_BONUS else None
     meaning = terms is not None and terms.meaning
+    quoted = [r for r in quoted_runs(query.text) if len(r) >= 2]
     rescored: list[tuple[LemmaUnit, float, int]] = []
     for rank, (unit, score) in enumerate(head):
         s = score / top
@@ -202,6 +212,9 @@ def rerank(query: "Query", fused: Sequence[tuple["LemmaUnit", float]],
             s += JING_BONUS * share(own, normalize(unit.jing), idf)
         if layer and has_layer(unit, layer):
             s += LAYER_BONUS
+        if quoted and QUOTE_BONUS:
+            texts = "\n".join(normalize(getattr(unit, f) or "") for f in QUOTE_LAYERS)
+            s += QUOTE_BONUS * sum(r in texts for r in quoted) / len(quoted)
         rescored.append((unit, s, rank))
     rescored.sort(key=lambda t: (-t[1], t[2]))
     # Back on the fused scale (bonuses only add, so the tail stays below the head): with no

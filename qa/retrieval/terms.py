@@ -138,6 +138,11 @@ def _grams(runs: Sequence[str]) -> tuple[set[str], set[str]]:
     return chars, grams
 
 
+def quoted_runs(text: str) -> list[str]:
+    """The normalized CJK runs of what ``text`` quotes (「疑立」, “媵”, 『樂正先升』)."""
+    return [r for q in _QUOTED.findall(text) for r in cjk_runs(normalize(q))]
+
+
 def query_terms(query: "Query") -> QueryTerms:
     """Terms of ``query`` for sentence matching and highlighting (CJK only: the corpus is CJK)."""
     own = cjk_runs(query.core)
@@ -146,7 +151,7 @@ def query_terms(query: "Query") -> QueryTerms:
     bridged = [r for e in getattr(query, "bridged", ()) for r in cjk_runs(e)]
     if not own and not expanded:  # scaffolding removal can leave nothing (e.g. 「何謂也」)
         own = cjk_runs(query.norm)
-    quoted = [r for q in _QUOTED.findall(query.text) for r in cjk_runs(normalize(q))]
+    quoted = quoted_runs(query.text)
     # corpus words typed into an English question, or quoted, are what the question is about
     focus = own if query.lang in ("en", "mixed") else [r for r in own if any(r in q or q in r for q in quoted)]
     carried = [r for t in getattr(query, "context", ()) for r in cjk_runs(t)]
