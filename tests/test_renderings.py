@@ -10,6 +10,7 @@ from qa.corpus.renderings import OPENING_CHARS
 from qa.corpus.units import LemmaUnit
 from qa.retrieval import fusion
 from qa.retrieval.bags import BagIndex
+from qa.retrieval.confidence import ritual_share
 from qa.retrieval.query import analyze
 from qa.retrieval.renderings import (
     Rendering,
@@ -82,6 +83,20 @@ def test_languages_that_use_the_channel():
     assert "rendering" not in fusion.weights_for(classical)
 
 
+def test_a_chinese_question_in_modern_words_weighs_the_channel_up():
+    # a traditional-Chinese question uses the channel only when it writes little of the corpus's words
+    modern = analyze("樂師喝酒是坐著喝還是站著喝？")
+    assert modern.lang == "zh-Hant" and fusion.rendering_weight(modern) == 0.0
+    assert fusion.rendering_weight(modern, share=0.3) == fusion.MODERN_RENDERING_WEIGHT
+    assert fusion.rendering_weight(modern, share=0.9) == 0.0
+    assert fusion.weights_for(modern, 0.3)["rendering"] == fusion.MODERN_RENDERING_WEIGHT
+    simplified = analyze("为什么要放一壶清水？")
+    assert fusion.rendering_weight(simplified, share=0.9) == fusion.RENDERING_WEIGHTS["zh-Hans"]
+    assert fusion.rendering_weight(simplified, share=0.3) == fusion.MODERN_RENDERING_WEIGHT
+    english = analyze("Why is there plain water by the wine?")
+    assert fusion.rendering_weight(english, share=0.1) == fusion.RENDERING_WEIGHTS["en"]
+
+
 # ---------------------------------------------------------------- the real corpus
 
 
@@ -101,6 +116,17 @@ def test_lay_questions_reach_the_unit_through_the_channel(real_retriever):
         q = real_retriever.understand(analyze(text))
         assert real_retriever.rendering_ranking(q)[0][0] == "zhushu.xiangyin.007", text  # 尊兩壺…玄酒在西
         assert real_retriever.search(q, 1)[0].unit.id == "zhushu.xiangyin.007", text
+
+
+def test_a_traditional_chinese_question_in_modern_words_reaches_the_unit_through_the_channel(real_retriever):
+    # 「為什麼酒壺旁邊要放一壺清水？」 writes none of 玄酒, 尊, 壺 as the corpus does: its ritual share is low,
+    # the renderings channel joins the fusion, and the 玄酒 unit is found
+    q = real_retriever.understand(analyze("為什麼酒壺旁邊要放一壺清水？"))
+    share = ritual_share(q, real_retriever.data.lexical.term_idf())
+    assert q.lang == "zh-Hant" and share < fusion.MODERN_SHARE
+    assert real_retriever.rendering_ranking(q) == []  # by language alone the channel is off
+    assert real_retriever.rendering_ranking(q, share)[0][0] == "zhushu.xiangyin.007"
+    assert "zhushu.xiangyin.007" in [h.unit.id for h in real_retriever.search(q, 3)]
 
 
 def test_renderings_are_never_shown(real_retriever):

@@ -243,9 +243,10 @@ class HybridRetriever:
             self._renderings = RenderingIndex.build(self.units)
         return self._renderings
 
-    def rendering_ranking(self, query: "Query") -> list[tuple[str, float]]:
-        """The renderings channel's units for ``query``, best first; [] where the question's language does not use it."""
-        if not rendering_weight(query):
+    def rendering_ranking(self, query: "Query", share: float | None = None) -> list[tuple[str, float]]:
+        """The renderings channel's units for ``query``, best first; [] where the question does not use it
+        (by its language and, when given, its ritual ``share``: see qa.retrieval.fusion.rendering_weight)."""
+        if not rendering_weight(query, share):
             return []
         return [(self.units[u].id, s) for u, s in self.renderings.rank(query, FUSION_DEPTH)]
 
@@ -306,22 +307,23 @@ class HybridRetriever:
         dense = self.dense.rank_units(qs)
         results = []
         for q, lex, den in zip(qs, lexical, dense):
+            foreign = self.foreign_words(q)
+            share = ritual_share(q, idf, foreign)
             rankings = {
                 "lexical": [(self.units[u].id, s) for u, s, _ in lex.units],
                 "dense": [(self.units[u].id, s) for u, s, _ in den.units],
             }
-            for name, ranking in (("shadow", self.shadow_ranking(q)), ("rendering", self.rendering_ranking(q))):
+            for name, ranking in (("shadow", self.shadow_ranking(q)), ("rendering", self.rendering_ranking(q, share))):
                 if ranking:
                     rankings[name] = ranking
             by_id = {u.id: u for u in (self.units[i] for i, _, _ in (*lex.units, *den.units))}
             for name in ("shadow", "rendering"):
                 by_id.update((u, self.units[self._index_of[u]]) for u, _ in rankings.get(name, ()) if u not in by_id)
             evidence = _evidence(rankings)
-            fused = rerank(q, [(by_id[u], s) for u, s in fuse(rankings, weights_for(q))], idf, evidence=evidence)[:k]
+            fused = rerank(q, [(by_id[u], s) for u, s in fuse(rankings, weights_for(q, share))], idf, evidence=evidence)[:k]
             lex_ps = {self.units[u].id: ps for u, _, ps in lex.units}
             den_ps = {self.units[u].id: ps for u, _, ps in den.units}
-            foreign = self.foreign_words(q)
-            signals = Signals(ritual=ritual_share(q, idf, foreign), dense=den.top, named=self.named(q, foreign),
+            signals = Signals(ritual=share, dense=den.top, named=self.named(q, foreign),
                               elsewhere=self.bridge.quotes_elsewhere(q), modern=self.bridge.modern_setting(q))
             low = self.calibration.low_confidence(signals)
             hits = []
