@@ -48,8 +48,8 @@ def test_a_named_commentator_prefers_units_holding_that_layer():
     q = analyze("告旨，方苞怎麼看？")
     assert q.layers == ("xiyi",)
     assert rerank(q, [(BIN_GAOZHI, 0.08), (xiyi, 0.075)])[0][0].id == xiyi.id
-    # naming two (鄭注說…，方苞怎麼看) prefers neither: the unit may hold either
-    two = analyze("鄭注說旨，美也，方苞怎麼看告旨？")
+    # naming two and asking neither (鄭玄和方苞都說了什麼) prefers neither: the unit may hold either
+    two = analyze("鄭玄和方苞都說了告旨的什麼？")
     assert len(set(two.layers)) == 2
     assert rerank(two, [(BIN_GAOZHI, 0.08), (xiyi, 0.075)])[0][0].id == BIN_GAOZHI.id
 
@@ -101,3 +101,17 @@ def test_a_unit_whose_jing_holds_the_quoted_phrase_comes_first():
     # without the quotation marks the same words carry no such weight from the quote
     plain = analyze("站在西階上猶豫不決嗎？")
     assert [u.id for u, _ in rerank(plain, [(li, 0.09), (yili, 0.08)])][0] == li.id
+
+
+def test_of_two_commentators_named_the_one_asked_decides_the_layer():
+    xiyi = LemmaUnit(id="xiyi.yan.2", work="儀禮析疑", rite="燕禮", source="x.txt", lines=(1, 1), section="經",
+                     jing="宾升自西阶告旨", xiyi="告旨者所以答主人之意也")
+    asked = analyze("鄭注說旨是美，方苞怎麼看告旨？")
+    assert set(asked.layers) == {"zhu", "xiyi"}
+    assert rerank(asked, [(BIN_GAOZHI, 0.08), (xiyi, 0.07)])[0][0].id == xiyi.id
+    english = analyze("Zheng's note says zhi means fine: what does Fang Bao think of the guest's gaozhi?")
+    assert set(english.layers) == {"zhu", "xiyi"}
+    assert rerank(english, [(BIN_GAOZHI, 0.08), (xiyi, 0.07)])[0][0].id == xiyi.id
+    # neither asked: no layer is preferred, the fused order stands
+    both = analyze("鄭玄和方苞都說了告旨的什麼？")
+    assert rerank(both, [(BIN_GAOZHI, 0.08), (xiyi, 0.07)])[0][0].id == BIN_GAOZHI.id

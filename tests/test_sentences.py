@@ -172,11 +172,19 @@ def test_of_two_commentators_named_the_one_named_last_is_asked():
     ("方苞如何看鄭玄的說法？", "xiyi"),
     ("鄭玄和賈公彥都說了什麼？", "shu"),  # no question word after either: the one named last
     ("賈疏怎麼說？", ""),  # one commentator: nothing to choose
+    # in English, the subject of the question's verb or of a verb of judging; a note that "says" is quoted
+    ("What does Fang Bao think of the sub-commentary's claim about the ministers?", "xiyi"),
+    ("Zheng's note says the cup is washed; what does the sub-commentary add?", "shu"),
+    ("How does Jia Gongyan explain Zheng Xuan's note on the mats?", "shu"),
+    ("Zheng Xuan and Fang Bao both comment here: what do they say?", "xiyi"),  # neither asked: the one named last
 ])
 def test_the_commentator_asked_is_the_one_a_question_word_follows(question, asked):
-    from qa.retrieval.terms import query_terms
+    from qa.retrieval.terms import asked_commentator, query_terms
 
-    assert query_terms(analyze(question)).asked_layer == asked
+    q = analyze(question)
+    assert query_terms(q).asked_layer == asked
+    explicit = asked_commentator(q.layers, q.norm, q.text)
+    assert explicit in ("", asked)  # said, or guessed as the last named
 
 
 def test_a_why_question_counts_a_gloss_less_than_a_reason(monkeypatch):

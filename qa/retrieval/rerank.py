@@ -43,7 +43,7 @@ from ..text.normalize import normalize
 from ..text.tables import data_dir, per_directory, read_table
 from ..text.tokens import word_terms
 from .features import FEATURES, Evidence, features
-from .terms import gloss_strength, query_terms, quoted_runs
+from .terms import asked_commentator, gloss_strength, query_terms, quoted_runs
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..corpus.units import LemmaUnit
@@ -78,6 +78,8 @@ LAYER_BONUS = 0.25
 QUOTE_BONUS = 0.2
 #: The layers of a unit a quoted phrase is looked for in (adding the 注 measured the same).
 QUOTE_LAYERS: tuple[str, ...] = ("jing",)
+#: Of two commentators named, the unit holding the layer of the one asked gains LAYER_BONUS.
+ASKED_LAYER = True
 #: The learned re-ranker's weights (a data table; see scripts/train_rerank.py).
 RERANK_TABLE = "rerank.tsv"
 #: Whether the learned re-ranker orders the head (else the hand-set bonuses above).
@@ -193,7 +195,10 @@ def rerank(query: "Query", fused: Sequence[tuple["LemmaUnit", float]],
     rites = tuple(query.rites)
 
     named = set(query.layers)
-    layer = next(iter(named)) if len(named) == 1 else ""  # two named (鄭注…方苞): the unit may hold either
+    layer = next(iter(named)) if len(named) == 1 else ""
+    if len(named) > 1 and ASKED_LAYER:
+        # two named (鄭注說…，方苞怎麼看？): the one the question asks about, when it says which
+        layer = asked_commentator(query.layers, query.norm, query.text)
     terms = query_terms(query) if GLOSS_BONUS else None
     meaning = terms is not None and terms.meaning
     quoted = [r for r in quoted_runs(query.text) if len(r) >= 2]

@@ -14,9 +14,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..text.lexicon import commentators_table, rites_table
+from ..text.lexicon import commentators_table, rites_table, stem
 from ..text.normalize import normalize
-from ..text.tokens import bigrams, cjk_runs
+from ..text.tokens import WORD, bigrams, cjk_runs
 
 if TYPE_CHECKING:  # pragma: no cover
     from .query import Query
@@ -185,7 +185,7 @@ def query_terms(query: "Query") -> QueryTerms:
         asked=tuple(dict.fromkeys(own or expanded)),
         tail=(own or [""])[-1],
         layers=frozenset(getattr(query, "layers", ())),
-        asked_layer=_asked_layer(tuple(getattr(query, "layers", ())), query.norm),
+        asked_layer=_asked_layer(tuple(getattr(query, "layers", ())), query.norm, query.text),
         reached=tuple(t for t in getattr(query, "bridged", ()) if t in query.expansions),
     )
 
@@ -194,14 +194,53 @@ def query_terms(query: "Query") -> QueryTerms:
 _ASKS_OF = re.compile(r"(?:的疏|的注|又|到底|究竟|对此)?(?:怎么|怎样|如何|何以|认为|以为|说什么|有何|是否)")
 
 
-def _asked_layer(layers: tuple[str, ...], norm: str) -> str:
-    """Of two or more commentators named, the one asked: the one a question word follows (the 疏 of
-    「賈疏怎麼解釋鄭注「…」？」, of 「鄭注說…，賈疏怎麼說？」), else the one named last; "" for one or none."""
+#: In English, the commentator asked is the subject of a question's verb ("what does Fang Bao think of the
+#: sub-commentary's claim", "how does the sub-commentary explain Zheng's note") or of a verb of judging
+#: ("Fang Bao's view", "Jia Gongyan argues"); "Zheng's note says …" states what the other layer says.
+_ASKS_EN_BEFORE = frozenset({"does", "did", "do", "would", "will"})
+_ASKS_EN_AFTER = frozenset({"think", "thinks", "thought", "view", "views", "opinion", "take", "make", "makes", "argue",
+                            "argues", "explain", "explains", "interpret", "interprets", "comment", "comments", "object",
+                            "objects", "disagree", "disagrees", "agree", "agrees", "respond", "responds", "reply", "replies"})
+_ASKS_EN_SKIP = frozenset({"s", "note", "notes", "commentary", "gongyan", "xuan"})
+
+
+def _asked_in_english(text: str) -> set[str]:
+    """The layers whose commentator an English question asks about (see ``_ASKS_EN_AFTER``)."""
+    words = WORD.findall(text.lower())
+    stems = [stem(w) for w in words]
+    asked = set()
+    for name, value in commentators_table().english.items():
+        n = len(name)
+        for i in range(len(stems) - n + 1):
+            if tuple(stems[i : i + n]) != name:
+                continue
+            before = [w for w in words[max(0, i - 2) : i] if w != "the"][-1:]
+            after = [w for w in words[i + n : i + n + 3] if w not in _ASKS_EN_SKIP][:1]
+            if (before and before[0] in _ASKS_EN_BEFORE) or (after and after[0] in _ASKS_EN_AFTER):
+                asked.add(value)
+    return asked
+
+
+def asked_commentator(layers: Sequence[str], norm: str, text: str = "") -> str:
+    """Of two or more commentators named, the layer of the one the question asks about, when it says
+    so: a question word follows it (the 疏 of 「賈疏怎麼解釋鄭注「…」？」, of 「鄭注說…，賈疏怎麼說？」),
+    or, in English, it is the subject of the question's verb or of a verb of judging (Fang Bao of "what
+    does Fang Bao think of the sub-commentary's claim"); "" when it does not say, or for one or none."""
     if len(set(layers)) < 2:
         return ""
     asked = {value for name, value in commentators_table().chinese
              for m in re.finditer(re.escape(name), norm) if _ASKS_OF.match(norm, m.end())}
-    return asked.pop() if len(asked) == 1 else layers[-1]
+    if not asked and text:
+        asked = _asked_in_english(text) & set(layers)
+    return asked.pop() if len(asked) == 1 else ""
+
+
+def _asked_layer(layers: tuple[str, ...], norm: str, text: str = "") -> str:
+    """Of two or more commentators named, the one asked (:func:`asked_commentator`), else the one named
+    last; "" for one or none."""
+    if len(set(layers)) < 2:
+        return ""
+    return asked_commentator(layers, norm, text) or layers[-1]
 
 
 def _rite_words(norm: str) -> list[str]:
@@ -330,4 +369,4 @@ def gloss_strength(text: str, terms: QueryTerms) -> float:
     return HEAD_GLOSS if whole.startswith(x) else max(PART_GLOSS, len(x) / len(whole))
 
 
-__all__ = ["QueryTerms", "explains", "gloss_strength", "glosses_tail", "query_terms", "says_kind"]
+__all__ = ["QueryTerms", "asked_commentator", "explains", "gloss_strength", "glosses_tail", "query_terms", "says_kind"]
