@@ -146,6 +146,15 @@ def test_commentator_names_become_layer_hints():
     assert analyze("What is Fang Bao's view?").layers == ("xiyi",)
 
 
+def test_a_layer_word_after_a_commentator_is_no_topic():
+    # 疏 of 「賈公彥的疏」 names the layer already named: nothing to match, so the follow-up keeps its subject
+    q = analyze("那賈公彥的疏又怎麼說？", history=["方苞怎麼看燕禮裡的「士旅食」？"])
+    assert q.layers == ("shu",) and q.segments == () and "士旅食" in q.context
+    assert analyze("方苞的看法如何？").segments == ()
+    assert analyze("鄭玄的注怎麼解釋旅酬？").segments == ("旅酬",)
+    assert analyze("疏是什麼意思？").segments == ("疏",)  # no commentator named: 疏 is what is asked
+
+
 # ── follow-ups ─────────────────────────────────────────────────────────────────
 
 

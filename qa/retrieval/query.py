@@ -399,6 +399,8 @@ def other_rites(norm: str, words: Sequence[str]) -> list[str]:
     return names_in(other_rites_table(), norm, words)
 
 
+#: Words for a layer or a view that name no topic once a commentator is named (賈公彥的「疏」, 方苞的「看法」).
+LAYER_WORDS = frozenset({"注", "疏", "注疏", "说法", "看法", "观点", "意见", "解释", "见解"})
 _HYPHEN = re.compile(r"(?<=[A-Za-z])[-‐‑–](?=[A-Za-z])")
 #: A classical prompt's opening 「問」 (問玄酒在西者何): scaffolding only at the very start.
 _ASK_OPENING = ("問", "问")
@@ -462,6 +464,8 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
             for part in split_names(named, commentators_table(), layers)
             for k in ([part] if english else _strip_scaffolding(part, sc.all_zh))
         ]
+        if layers:  # 「那賈公彥的疏怎麼說？」: once the commentator is named, 疏 is the layer, not a topic
+            kept = [k for k in kept if normalize(k) not in LAYER_WORDS]
         # the glossary reads what the scaffolding left (接 of 接下來 is no 受)
         for k in kept:
             expansions.extend(_glossary_zh(k, gl.chinese, gl.max_zh))
