@@ -54,6 +54,20 @@ def test_pinyin_spells_ritual_terms(real_retriever):
     assert a.found and a.hits[0].unit.id == "zhushu.xiangyin.007"
 
 
+def test_pinyin_with_tone_marks_is_a_word(real_retriever):
+    """Pinyin typed with its tone marks or ü (xuánjiǔ, 'lǚshí') reads as the plain spelling, not as letters
+    broken around a non-ASCII one."""
+    from qa.text.tokens import pieces
+
+    assert pieces("What is lǚshí?") == [("word", "what"), ("word", "is"), ("word", "lushi")]
+    assert pieces("xuánjiǔ, café") == [("word", "xuanjiu"), ("word", "cafe")]
+    assert pieces("賓為什麼說旨？") == [("cjk", "宾为什么说旨")]
+    b: Bridge = real_retriever.bridge
+    assert b.pinyin_terms(analyze("Why is the xuánjiǔ placed on the west?")) == ("玄酒",)
+    marked = real_retriever.understand(analyze("Who are the 'lǚshí' at the lord's banquet?"))
+    assert "旅食" in marked.expansions and b.names_ritual_term(marked)
+
+
 def test_installed_cedict_is_read():
     d = cedict()
     assert len(d.senses_of) > 50_000

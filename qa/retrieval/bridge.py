@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 from ..text.cedict import Cedict, cedict, pinyin_key, sense_words
 from ..text.lexicon import glossary, modern_table, other_rites_table, rites_table, stem
 from ..text.normalize import normalize
-from ..text.tokens import WORD, bigrams, cjk_runs
+from ..text.tokens import WORD, bigrams, cjk_runs, fold_latin
 from .glosses import Gloss, mine_glosses
 from .query import _english, english_names, glossary_matches, glossary_zh_matches, names_in
 
@@ -384,7 +384,7 @@ class Bridge:
             return True
         # a lone syllable (ming, zhi) is as often a name or a word of another language: it counts
         # only when the reader marks it as a term, quoted or in brackets ('yi', (gong))
-        marked = {w.lower() for w in _MARKED_WORD.findall(query.text)}
+        marked = {w.lower() for w in _MARKED_WORD.findall("".join(fold_latin(ch) for ch in query.text))}
         syllable = any(w in marked and self.by_reading.get(pinyin_key(w)) for w in query.segments if w.isascii())
         # a ritual word of the glossary the reader quotes ('gentleman', "pledge") is marked as the rite's
         # term: it counts twice

@@ -9,6 +9,7 @@ English word.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 
 from .normalize import normalize_with_map
@@ -55,12 +56,22 @@ def word_terms(segments: Iterable[str]) -> set[str]:
     return out
 
 
+def fold_latin(ch: str) -> str:
+    """An accented Latin letter as its base letter (ǚ, ü → u; á → a; é → e), any other character as is:
+    pinyin typed with its tone marks (lǚshí, xuánjiǔ) and loanwords (café) are words, not CJK runs."""
+    if ch.isascii() or is_cjk(ch):
+        return ch
+    base = unicodedata.normalize("NFKD", ch)[:1]
+    return base if base.isascii() and base.isalpha() else ch
+
+
 def pieces(text: str) -> list[tuple[str, str]]:
     """(kind, string) pieces of normalize(text): "cjk" runs and English "word"s, in order.
 
     A CJK run ends where the original had punctuation or a dropped glyph, so no bigram spans them.
+    An accented Latin letter reads as its base letter (:func:`fold_latin`).
     """
-    norm, pos = normalize_with_map(text)
+    norm, pos = normalize_with_map("".join(fold_latin(ch) for ch in text))
     out: list[tuple[str, str]] = []
     run: list[str] = []
     prev = -2
@@ -123,6 +134,7 @@ def ngram_set(text: str) -> set[str]:
 
 __all__ = [
     "CJK_CLASS",
+    "fold_latin",
     "WORD",
     "bigrams",
     "char_ngrams",
