@@ -265,6 +265,11 @@ def test_everyday_names_of_the_rites():
     assert analyze("國君請客的時候，替國君當主人的官喝完為什麼不拜？").rites == ("yan",)
     assert analyze("鄉里喝酒的時候誰先喝？").rites == ("xiangyin",)
     assert rite_names()["yan"] == "燕礼" and rite_names()["xiangyin"] == "乡饮酒礼"
+    # the English names, with or without the wine: "village wine-drinking ceremony", "district symposium"
+    q = analyze("At the village wine-drinking ceremony, who leads the blind musicians?")
+    assert q.rites == ("xiangyin",) and "ceremony" not in q.core
+    assert analyze("Who sits where at the district symposium?").rites == ("xiangyin",)
+    assert analyze("Is wine drinking good for you?").rites == ()
 
 
 def test_glossary_words_cover_phrases():
