@@ -101,6 +101,14 @@ def test_frames_without_a_why_word_that_ask_a_reason_ask_why():
     assert not query_terms(analyze("主人洗杯子以後站在哪裡？")).why
 
 
+def test_the_meaning_taken_from_an_act_asks_why_not_where():
+    # 「何所取義」: 何所 here is no "where"; the meaning an act takes is its reason
+    for question in ("設洗於阼階東南，何所取義？", "尊於房戶間，何取？"):
+        t = query_terms(analyze(question))
+        assert t.why and not t.where, question
+    assert query_terms(analyze("賓何所立？")).where
+
+
 def test_a_reasoning_that_ends_naming_the_term_glosses_it():
     """方苞's unpunctuated 「…羣萃而食于公所故谓之旅食也」 explains what 旅食 is, however long the reasoning."""
     terms = query_terms(analyze("方苞認為士旅食是什麼人？"))

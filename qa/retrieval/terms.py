@@ -41,7 +41,9 @@ _QUOTED = re.compile(r"[「『“\"《]([^」』”\"》]+)[」』”\"》]")
 _WHY = ("为什么", "为何", "何以", "何故", "why", "所以", "怎么", "缘何", "何为", "reason", "为啥", "干嘛", "干吗",
         "凭什么", "how come", "what for", "purpose",
         # frames that ask a reason without a why word: the intention, the custom behind it, a guessed cause
-        "用意", "用心", "讲究", "是不是因为", "是因为", "难道", "何意", "is it because", "point of", "idea behind", "significance")
+        "用意", "用心", "讲究", "是不是因为", "是因为", "难道", "何意", "is it because", "point of", "idea behind", "significance",
+        # the meaning taken from an act (「烹狗於堂東北，何所取義？」, 「何取」): its reason, not a place
+        "取义", "何取")
 _MEANING = ("什么意思", "何谓", "何义", "是什么", "mean", "what is", "谓何", "意思", "什么人", "何人", "who",
             "何官", "到底是谁", "是谁", "干什么的", "干嘛的", "干吗的", "做什么的", "做啥的", "啥意思", "指哪",
             "指什么", "指的是", "哪些官", "什么官", "何所指", "指谁")
@@ -177,7 +179,7 @@ def query_terms(query: "Query") -> QueryTerms:
         meaning=what_he or any(w in asked for w in _MEANING) or bool(_WHAT_IS_END.search(query.text)),
         context=context,
         weights=weights,
-        where=any(w in asked for w in _WHERE) or bool(_WHERE_NA.search(asked)),
+        where=any(w in asked.replace("何所取", "") for w in _WHERE) or bool(_WHERE_NA.search(asked)),
         count=any(w in asked for w in _COUNT),
         order=any(w in asked for w in _ORDER_ASKED) or bool(_WHEN_OPENING.match(asked)),
         negated=bool(_NEGATION_EN.search(query.text) if query.lang in ("en", "mixed") else _NEGATION_ZH.search(query.text)),
