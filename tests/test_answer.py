@@ -200,18 +200,3 @@ def test_rows_keep_one_shape():
     a = compose_answer(analyze("賓為什麼說旨？"), [_hit(GAOZHI)])
     assert set(a.to_dict()) == set(error_row("q", "x", "bad"))
 
-
-def test_the_unit_of_the_first_cited_sentence_leads_the_hits():
-    # the retriever ranked the 啐酒 unit first, but the gloss that answers the question is in the 告旨 unit:
-    # that unit leads the hits the answer shows, the others keep their order
-    a = compose_answer(analyze("賓為什麼說旨？"), [hit(CUI, 0.9), hit(GAOZHI, 0.85), hit(BU_GAOZHI, 0.4)])
-    assert a.found and a.evidence[0].unit_id == GAOZHI.id
-    assert [h.unit.id for h in a.hits] == [GAOZHI.id, CUI.id, BU_GAOZHI.id]
-    assert a.hits[0].score == 0.85  # scores are the retriever's own, not rewritten
-
-
-def test_a_low_confidence_answer_keeps_the_retrievers_order():
-    hits = [hit(CUI, 0.9, low=True), hit(GAOZHI, 0.85, low=True)]
-    a = compose_answer(analyze("賓為什麼說旨？"), hits)
-    assert not a.found
-    assert [h.unit.id for h in a.hits] == [CUI.id, GAOZHI.id]

@@ -4,8 +4,7 @@ Which sentences answer is decided in :mod:`qa.answering.sentences` (general sign
 module owns the typed results (:class:`Evidence`, :class:`Answer`), their batch/API rows,
 the citation of a sentence by its own line (:class:`SourceLines`), and the plain "no
 passage in the corpus answers this" when the retriever found nothing relevant. Displayed
-and cited text is always the source's own characters. An answer's hits lead with the unit of its
-first cited sentence (:func:`lead_with_answer`).
+and cited text is always the source's own characters.
 """
 
 from __future__ import annotations
@@ -268,8 +267,6 @@ def compose_answer(
         u = c.unit
         evidence.append(Evidence(c.text, u.id, u.work, u.rite, c.layer, u.source, lines, round(score, 4)))
     found = found and bool(evidence) and not outside
-    if found and LEAD_WITH_ANSWER:
-        hits = lead_with_answer(hits, evidence)
     notice = scope_notice(outside, query.lang) if outside else ""
     layers = tuple(getattr(query, "layers", ()))
     if found and layers and not any(e.layer in layers for e in evidence):
@@ -289,27 +286,6 @@ def compose_answer(
                     plain=plain)
     grounded = grounded_clauses(answer, terms)
     return replace(answer, grounded=grounded) if grounded else answer
-
-
-#: Whether the unit holding the first cited sentence leads an answer's hits (see :func:`lead_with_answer`).
-#: Measured on the development sets (hit@1): shared dev 0.867 → 0.911, real_dev 0.710 → 0.761, real_dev2
-#: 0.733 (unchanged), real_dev3 0.770 → 0.810, real_dev4 0.600 → 0.660, real_dev5 0.680 → 0.730; hit@5 and the
-#: first cited sentence unchanged (the same units, the same sentences).
-LEAD_WITH_ANSWER = True
-
-
-def lead_with_answer(hits: Sequence["Hit"], evidence: Sequence[Evidence]) -> tuple["Hit", ...]:
-    """``hits`` with the unit of the first cited sentence first, the others in their order.
-
-    The sentence scorer (:mod:`qa.answering.sentences`) reads more of a unit than the retriever does: the
-    kind of question (a reason for why, a gloss for what, a place for where), the layer, the rendering of
-    each 注 sentence. When it finds the answer in the second or third unit, that unit is the better passage,
-    and the reader sees the passage of the sentence shown first at the head of the evidence. Scores stay
-    the retriever's own (``search`` keeps its order: this is the answer's reading of the hits)."""
-    if not evidence or not hits or hits[0].unit.id == evidence[0].unit_id:
-        return tuple(hits)
-    lead = [h for h in hits if h.unit.id == evidence[0].unit_id]
-    return tuple(lead + [h for h in hits if h.unit.id != evidence[0].unit_id])
 
 
 #: A question quoting this many characters of a found unit's 經 is about the corpus, whatever rite it compares.
@@ -456,6 +432,5 @@ __all__ = [
     "not_found_text",
     "query_terms",
     "select_sentences",
-    "lead_with_answer",
     "split_sentences",
 ]
