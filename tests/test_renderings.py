@@ -83,7 +83,7 @@ def test_languages_that_use_the_channel():
     assert "rendering" not in fusion.weights_for(classical)
 
 
-def test_a_chinese_question_in_modern_words_weighs_the_channel_up():
+def test_a_traditional_chinese_question_in_modern_words_weighs_the_channel_up():
     # a traditional-Chinese question uses the channel only when it writes little of the corpus's words
     modern = analyze("樂師喝酒是坐著喝還是站著喝？")
     assert modern.lang == "zh-Hant" and fusion.rendering_weight(modern) == 0.0
@@ -92,7 +92,7 @@ def test_a_chinese_question_in_modern_words_weighs_the_channel_up():
     assert fusion.weights_for(modern, 0.3)["rendering"] == fusion.MODERN_RENDERING_WEIGHT
     simplified = analyze("为什么要放一壶清水？")
     assert fusion.rendering_weight(simplified, share=0.9) == fusion.RENDERING_WEIGHTS["zh-Hans"]
-    assert fusion.rendering_weight(simplified, share=0.3) == fusion.MODERN_RENDERING_WEIGHT
+    assert fusion.rendering_weight(simplified, share=0.3) == fusion.RENDERING_WEIGHTS["zh-Hans"]  # its own weight always
     english = analyze("Why is there plain water by the wine?")
     assert fusion.rendering_weight(english, share=0.1) == fusion.RENDERING_WEIGHTS["en"]
 
