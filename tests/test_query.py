@@ -350,3 +350,20 @@ def test_colloquial_words_for_the_water_jar_the_blind_musicians_and_drinking_in_
     assert normalize("玄酒") in analyze("酒壶旁边那壶水是干嘛的？").expansions
     assert normalize("瞽") in analyze("扶瞎子的人是谁？").expansions
     assert normalize("旅酬") in analyze("大家轮流喝酒是怎么轮的？").expansions
+
+
+def test_digits_inside_chinese_read_as_numerals():
+    """The corpus writes no digits: 第2天 is matched as 第二天, 4個 as 四個; the text shown stays as typed."""
+    from qa.retrieval.query import hanzi_numbers
+
+    assert hanzi_numbers("鄉飲酒禮第2天做什麼？") == "鄉飲酒禮第二天做什麼？"
+    assert hanzi_numbers("一共12首，20人，第１０節") == "一共十二首，二十人，第十節"
+    assert hanzi_numbers("第123天") == "第123天"  # three digits: left alone
+    assert hanzi_numbers("Why are there 4 musicians?") == "Why are there 4 musicians?"  # among English words
+    typed = analyze("鄉飲酒禮第2天做什麼？")
+    assert typed.text == "鄉飲酒禮第2天做什麼？"
+    assert typed.segments == analyze("鄉飲酒禮第二天做什麼？").segments
+
+
+def test_full_width_letters_are_english():
+    assert detect_lang("ＷＨＹ ＤＯＥＳ ＴＨＥ ＧＵＥＳＴ ＢＯＷ？") == "en"

@@ -48,7 +48,7 @@ from ..text.lexicon import (
     stem,
 )
 from ..text.normalize import normalize
-from ..text.tokens import WORD, is_cjk, pieces, split_segments
+from ..text.tokens import CJK_CLASS, WORD, is_cjk, pieces, split_segments
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..text.lexicon import _Names
@@ -309,8 +309,28 @@ def _opencc_pair():
     return opencc.OpenCC("t2s"), opencc.OpenCC("s2t")
 
 
+#: Chinese numerals for the digits a modern question types inside Chinese (第2天, 4個樂工).
+_NUMERALS = "〇一二三四五六七八九"
+_DIGITS_IN_CHINESE = re.compile(rf"(?<=[{CJK_CLASS}])[0-9０-９]{{1,2}}(?![0-9０-９])|(?<![0-9０-９])[0-9０-９]{{1,2}}(?=[{CJK_CLASS}])")
+
+
+def hanzi_numbers(text: str) -> str:
+    """``text`` with each number of one or two digits written against a Chinese character in Chinese
+    numerals (第2天 → 第二天, 12首 → 十二首): the corpus writes no digits. Digits among English words stay."""
+
+    def numeral(m: re.Match[str]) -> str:
+        n = int(unicodedata.normalize("NFKC", m.group(0)))
+        tens, ones = divmod(n, 10)
+        if not tens:
+            return _NUMERALS[ones]
+        return ("" if tens == 1 else _NUMERALS[tens]) + "十" + (_NUMERALS[ones] if ones else "")
+
+    return _DIGITS_IN_CHINESE.sub(numeral, text)
+
+
 def detect_lang(text: str) -> str:
     """zh-Hant, zh-Hans, lzh (classical), en or mixed: a heuristic guess for reports."""
+    text = unicodedata.normalize("NFKC", text)  # full-width letters (ＧＵＥＳＴ) are letters
     cjk = [ch for ch in text if is_cjk(ch)]
     latin = sum(1 for ch in text if ch.isascii() and ch.isalpha())
     if not cjk and not latin:
@@ -427,8 +447,10 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
         cleaned = cleaned[:max_chars]
         truncated = True
 
+    # what is matched: digits inside Chinese read as its numerals (第2天 → 第二天; the text shown stays as typed)
+    matched = hanzi_numbers(cleaned)
     # "mouth-organ", "day-after": a hyphen joins two English words, it does not glue them into one
-    parts = pieces(_HYPHEN.sub(" ", cleaned))
+    parts = pieces(_HYPHEN.sub(" ", matched))
     # in an English question a Chinese word is a corpus term typed on purpose (the 'he' (和)):
     # modern-Chinese scaffolding (和 "and") is not stripped from it
     english = detect_lang(cleaned) == "en"
@@ -483,7 +505,7 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
 
     context: tuple[str, ...] = ()
     recent = [h for h in history if isinstance(h, str) and clean(h).strip()]  # the caller bounds it (Settings.history_turns)
-    norm = normalize(cleaned)
+    norm = normalize(matched)
     outside = other_rites(norm, [s.lower() for k, s in parts if k == "word"])
     # a question that names a rite is about it, unless it says it follows on (那燕禮呢？)
     standalone = bool(rites or outside) and not has_follow_up_marker(parts)
