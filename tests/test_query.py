@@ -367,3 +367,11 @@ def test_digits_inside_chinese_read_as_numerals():
 
 def test_full_width_letters_are_english():
     assert detect_lang("ＷＨＹ ＤＯＥＳ ＴＨＥ ＧＵＥＳＴ ＢＯＷ？") == "en"
+
+
+def test_the_classics_own_name_is_no_topic():
+    # 儀禮 names the whole corpus: removed like scaffolding, and it does not make a classical question modern
+    assert analyze("《儀禮》裡賓為什麼要誇酒好？").segments == analyze("賓為什麼要誇酒好？").segments
+    assert analyze("儀禮鄉飲酒禮賓何以告旨？").lang == "lzh"
+    assert "仪礼" not in analyze("仪礼里宾为什么要夸酒好").core
+    assert "告旨" in analyze("宾为什么要夸酒好").expansions  # 誇酒 / 夸酒 is the glossary's 告旨

@@ -115,3 +115,17 @@ def test_of_two_commentators_named_the_one_asked_decides_the_layer():
     # neither asked: no layer is preferred, the fused order stands
     both = analyze("鄭玄和方苞都說了告旨的什麼？")
     assert rerank(both, [(BIN_GAOZHI, 0.08), (xiyi, 0.07)])[0][0].id == BIN_GAOZHI.id
+
+
+def test_a_unit_that_only_says_the_act_is_not_done_answers_only_why_not():
+    from qa.retrieval.rerank import only_negated
+
+    assert only_negated("不告旨", {"告旨"}) and not only_negated("降席坐奠爵拜告旨执爵兴", {"告旨"})
+    assert not only_negated("告旨不告旨", {"告旨"}) and not only_negated("主人揖降", {"告旨"})
+    host = unit("zhushu.xiangyin.6", "不告旨。", "酒，己物也。")
+    # the guest praises the wine: the unit where it is done, not the one where the host does not
+    asked = analyze("Why does the guest praise the wine?")
+    assert rerank(asked, [(host, 0.09), (BIN_GAOZHI, 0.085)])[0][0].id == BIN_GAOZHI.id
+    # why the host does not: the omission is the answer
+    why_not = analyze("主人為什麼不告旨？")
+    assert rerank(why_not, [(host, 0.09), (BIN_GAOZHI, 0.085)])[0][0].id == host.id

@@ -83,7 +83,7 @@ class Query:
     """A question, ready for the lexical and dense retrievers."""
 
     text: str  # what the user typed (after truncation to the limit), original characters
-    norm: str  # normalize(text)
+    norm: str  # normalize(hanzi_numbers(text)): the text as matched (第2天 as 第二天)
     core: str  # normalized text without question scaffolding, segments separated by spaces
     expansions: tuple[str, ...]  # normalized corpus terms from the glossary, de-duplicated
     lang: str  # "zh-Hant" | "zh-Hans" | "lzh" | "en" | "mixed" (best guess)

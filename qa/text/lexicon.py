@@ -105,11 +105,11 @@ class _Scaffolding:
     zh: frozenset[str]  # normalized modern-Chinese phrases
     lzh: frozenset[str]  # normalized classical phrases
     en: frozenset[tuple[str, ...]]  # stemmed English word sequences
-    all_zh: tuple[tuple[str, bool], ...]  # (phrase, remove?) for zh, lzh and keep phrases, longest first
+    all_zh: tuple[tuple[str, bool], ...]  # (phrase, remove?) for zh, lzh, name and keep phrases, longest first
 
 
 #: The kinds of scaffolding.tsv's second column (zh when absent).
-SCAFFOLDING_KINDS = ("zh", "lzh", "keep", "en")
+SCAFFOLDING_KINDS = ("zh", "lzh", "keep", "en", "name")
 
 
 def scaffolding() -> _Scaffolding:
@@ -121,6 +121,7 @@ def scaffolding() -> _Scaffolding:
 def _scaffolding(directory: Path) -> _Scaffolding:
     zh: set[str] = set()
     lzh: set[str] = set()
+    names: set[str] = set()  # the classic's own name (儀禮): removed, but says nothing of the register
     keep: set[str] = set()
     en: set[tuple[str, ...]] = set()
     for row in read_table("scaffolding.tsv", directory):
@@ -134,9 +135,11 @@ def _scaffolding(directory: Path) -> _Scaffolding:
             lzh.add(normalize(phrase))
         elif kind == "keep":
             keep.add(normalize(phrase))
+        elif kind == "name":
+            names.add(normalize(phrase))
         else:
             zh.add(normalize(phrase))
-    ordered = sorted([(p, False) for p in keep] + [(p, True) for p in zh | lzh], key=lambda e: (-len(e[0]), e[1], e[0]))
+    ordered = sorted([(p, False) for p in keep] + [(p, True) for p in zh | lzh | names], key=lambda e: (-len(e[0]), e[1], e[0]))
     return _Scaffolding(frozenset(zh), frozenset(lzh), frozenset(en), tuple(ordered))
 
 
