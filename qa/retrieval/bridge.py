@@ -384,7 +384,7 @@ class Bridge:
             return True
         # a lone syllable (ming, zhi) is as often a name or a word of another language: it counts
         # only when the reader marks it as a term, quoted or in brackets ('yi', (gong))
-        marked = {w.lower() for w in _MARKED_WORD.findall("".join(fold_latin(ch) for ch in query.text))}
+        marked = {w.lower() for w in _MARKED_WORD.findall(fold_latin(query.text))}
         syllable = any(w in marked and self.by_reading.get(pinyin_key(w)) for w in query.segments if w.isascii())
         # a ritual word of the glossary the reader quotes ('gentleman', "pledge") is marked as the rite's
         # term: it counts twice

@@ -453,7 +453,8 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
     parts = pieces(_HYPHEN.sub(" ", matched))
     # in an English question a Chinese word is a corpus term typed on purpose (the 'he' (和)):
     # modern-Chinese scaffolding (和 "and") is not stripped from it
-    english = detect_lang(cleaned) == "en"
+    lang = detect_lang(cleaned)
+    english = lang == "en"
     if parts and parts[0][0] == "cjk" and parts[0][1].startswith(_ASK_OPENING) and len(parts[0][1]) >= 2:
         parts = [("cjk", parts[0][1][1:]), *parts[1:]]
     sc = scaffolding()
@@ -487,7 +488,7 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
             for k in ([part] if english else _strip_scaffolding(part, sc.all_zh))
         ]
         if layers:  # 「那賈公彥的疏怎麼說？」: once the commentator is named, 疏 is the layer, not a topic
-            kept = [k for k in kept if normalize(k) not in LAYER_WORDS]
+            kept = [k for k in kept if k not in LAYER_WORDS]  # (the pieces are normalized already)
         # the glossary reads what the scaffolding left (接 of 接下來 is no 受)
         for k in kept:
             expansions.extend(_glossary_zh(k, gl.chinese, gl.max_zh))
@@ -533,7 +534,7 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
         norm=norm,
         core=core,
         expansions=expansions_t,
-        lang=detect_lang(cleaned),
+        lang=lang,
         truncated=truncated,
         context=context,
         rites=tuple(dict.fromkeys(rites)),

@@ -78,9 +78,7 @@ LAYER_BONUS = 0.25
 #: gains this × the share of the quoted phrases it holds: the reader points at the text. Measured on the
 #: development sets: hit@1 real_dev 0.705 → 0.710, real_dev2 0.722 → 0.733, real_dev5 0.67 → 0.68, the others
 #: unchanged, no question lost; 0.1–0.3 measure the same.
-QUOTE_BONUS = 0.2
-#: The layers of a unit a quoted phrase is looked for in (adding the 注 measured the same).
-QUOTE_LAYERS: tuple[str, ...] = ("jing",)
+QUOTE_BONUS = 0.2  # (looking for the phrase in the 注 as well measured the same)
 #: A question that asks about an act, not its omission ("why does the guest praise the wine?"), is not about
 #: a unit whose 經 only says the act is *not* done (「不告旨」 of the host and the 介): such a unit loses this,
 #: the mirror of JING_BONUS. Measured on the development sets: hit@1 real_dev2 0.744 → 0.756, real_dev4
@@ -223,8 +221,8 @@ def rerank(query: "Query", fused: Sequence[tuple["LemmaUnit", float]],
     if len(named) > 1 and ASKED_LAYER:
         # two named (鄭注說…，方苞怎麼看？): the one the question asks about, when it says which
         layer = asked_commentator(query.layers, query.norm, query.text)
-    terms = query_terms(query) if GLOSS_BONUS else None
-    meaning = terms is not None and terms.meaning
+    terms = query_terms(query) if GLOSS_BONUS or NEGATED_JING else None
+    meaning = GLOSS_BONUS and terms is not None and terms.meaning
     quoted = [r for r in quoted_runs(query.text) if len(r) >= 2]
     # the acts the question asks about: its own runs and glossary terms of two or more characters
     acts = {t for t in (*(r for seg in query.segments for r in cjk_runs(seg)), *query.expansions) if len(t) >= 2}
@@ -240,19 +238,20 @@ def rerank(query: "Query", fused: Sequence[tuple["LemmaUnit", float]],
             s += RITE_BONUS if rite == rites[0] else RITE_BONUS / 2 if rite in rites[1:] else 0.0
         if meaning and terms is not None:
             s += GLOSS_BONUS * gloss_score(unit, terms)
+        jing = normalize(unit.jing)
         if JING_BONUS and own:
-            s += JING_BONUS * share(own, normalize(unit.jing), idf)
+            s += JING_BONUS * share(own, jing, idf)
         if layer and has_layer(unit, layer):
             s += LAYER_BONUS
-        if positive and only_negated(normalize(unit.jing), acts):
+        if positive and only_negated(jing, acts):
             s -= NEGATED_JING
         if quoted and QUOTE_BONUS:
-            texts = "\n".join(normalize(getattr(unit, f) or "") for f in QUOTE_LAYERS)
-            s += QUOTE_BONUS * sum(r in texts for r in quoted) / len(quoted)
+            s += QUOTE_BONUS * sum(r in jing for r in quoted) / len(quoted)
         rescored.append((unit, s, rank))
     rescored.sort(key=lambda t: (-t[1], t[2]))
-    # Back on the fused scale (bonuses only add, so the tail stays below the head): with no
-    # bonus the scores are the fused ones, and their ratios keep meaning what they meant.
+    # Back on the fused scale: with no bonus the scores are the fused ones, and their ratios keep meaning
+    # what they meant. The tail follows the head whatever its scores: every bonus adds, but NEGATED_JING
+    # takes away, so a head unit that only omits the act asked about may score below a tail unit.
     return [(u, s * top) for u, s, _ in rescored] + tail
 
 

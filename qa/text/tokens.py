@@ -56,13 +56,18 @@ def word_terms(segments: Iterable[str]) -> set[str]:
     return out
 
 
-def fold_latin(ch: str) -> str:
-    """An accented Latin letter as its base letter (ǚ, ü → u; á → a; é → e), any other character as is:
-    pinyin typed with its tone marks (lǚshí, xuánjiǔ) and loanwords (café) are words, not CJK runs."""
+def _base_letter(ch: str) -> str:
     if ch.isascii() or is_cjk(ch):
         return ch
     base = unicodedata.normalize("NFKD", ch)[:1]
     return base if base.isascii() and base.isalpha() else ch
+
+
+def fold_latin(text: str) -> str:
+    """``text`` with each accented Latin letter as its base letter (ǚ, ü → u; á → a; é → e), every other
+    character as is, one for one: pinyin typed with its tone marks (lǚshí, xuánjiǔ) and loanwords (café)
+    are words, not CJK runs."""
+    return "".join(_base_letter(ch) for ch in text)
 
 
 def pieces(text: str) -> list[tuple[str, str]]:
@@ -71,7 +76,7 @@ def pieces(text: str) -> list[tuple[str, str]]:
     A CJK run ends where the original had punctuation or a dropped glyph, so no bigram spans them.
     An accented Latin letter reads as its base letter (:func:`fold_latin`).
     """
-    norm, pos = normalize_with_map("".join(fold_latin(ch) for ch in text))
+    norm, pos = normalize_with_map(fold_latin(text))
     out: list[tuple[str, str]] = []
     run: list[str] = []
     prev = -2
