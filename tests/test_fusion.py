@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from qa.retrieval.fusion import (
+    ASKED_FOLLOW_UP,
+    ASKED_WEIGHTS,
     DEFAULT_WEIGHTS,
     ENGLISH_WEIGHTS,
     RENDERING_WEIGHTS,
@@ -63,9 +65,14 @@ def test_empty_rankings():
 
 
 def test_weights_by_kind_of_question():
+    asked = ASKED_WEIGHTS
     assert weights_for(analyze("Why does the guest bow?")) == {**ENGLISH_WEIGHTS, "shadow": SHADOW_WEIGHT,
-                                                               "rendering": RENDERING_WEIGHTS["en"]}
+                                                               "rendering": RENDERING_WEIGHTS["en"], "asked": asked["en"]}
     assert weights_for(analyze("宾为什么要说酒好？")) == {**DEFAULT_WEIGHTS, "shadow": SHADOW_WEIGHT,
-                                                       "rendering": RENDERING_WEIGHTS["zh-Hans"]}
-    assert weights_for(analyze("賓為什麼告旨？")) == {**DEFAULT_WEIGHTS, "shadow": SHADOW_WEIGHT}  # no renderings
-    assert weights_for(analyze("賓告旨者何？")) == DEFAULT_WEIGHTS  # classical: neither shadow nor renderings
+                                                       "rendering": RENDERING_WEIGHTS["zh-Hans"], "asked": asked["zh-Hans"]}
+    # no renderings for traditional Chinese in the corpus's words
+    assert weights_for(analyze("賓為什麼告旨？")) == {**DEFAULT_WEIGHTS, "shadow": SHADOW_WEIGHT, "asked": asked["zh-Hant"]}
+    # classical: neither shadow nor renderings; the written questions a little
+    assert weights_for(analyze("賓告旨者何？")) == {**DEFAULT_WEIGHTS, "asked": asked["lzh"]}
+    # a follow-up is half a question: the written questions weigh less
+    assert weights_for(analyze("那介呢？", history=["賓為什麼說旨？"]))["asked"] == asked["zh-Hant"] * ASKED_FOLLOW_UP

@@ -52,7 +52,8 @@ def test_build_writes_named_files_and_a_versioned_manifest(built):
     assert m["encoder"] == "hashing" and m["encoder_dim"] == 256 and m["dense_kind"] == "flat"
     assert len(m["corpus_hash"]) == 64 and m["built_at"]
     assert set(m["tables"]) == {"variants.tsv", "glossary.tsv", "scaffolding.tsv", "rites.tsv", "commentators.tsv",
-                                "offtopic.tsv", "jing_reference.txt", "other_rites.tsv", "renderings.tsv"}
+                                "offtopic.tsv", "jing_reference.txt", "other_rites.tsv", "renderings.tsv",
+                                "unit_questions.tsv"}
     assert "qa/text/normalize.py" in m["code"] and "qa/corpus/parsers/xiyi.py" in m["code"]
     assert all(len(h) == 64 for h in [*m["tables"].values(), *m["code"].values()])
     assert m["counts"]["units"] > 10 and m["counts"]["passages"] > m["counts"]["units"]
@@ -227,6 +228,7 @@ NEW_ROWS = {
     "offtopic.tsv": "What is the capital of France?\ten",
     "jing_reference.txt": "宾入门左",
     "renderings.tsv": "t.test.999\t宾入门左\tThe guest comes in on the left.\t客人从左边进门。",
+    "unit_questions.tsv": "t.test.999\t宾入门左\ten\tWhich side does the guest come in on?",
 }
 
 

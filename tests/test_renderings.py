@@ -217,3 +217,19 @@ def test_plain_english_by_layer(real_retriever):
     assert plain_english(u, evidence(u.id, "zhu", "並非注文。")) == ()  # no rendering: nothing shown
     x = next(v for v in real_retriever.units if v.xiyi and v.jing)
     assert plain_english(x, evidence(x.id, "xiyi", x.xiyi[:20]))[0] == PLAIN_LABELS["xiyi"]
+
+
+def test_the_encoder_trains_on_no_row_that_names_another_unit(monkeypatch):
+    from qa.corpus import renderings as corpus_renderings
+    from qa.indexing.encoders.static import rendering_pairs
+    from qa.indexing.passages import make_passages
+
+    passages = make_passages(UNITS)
+    groups = {u.id: i for i, u in enumerate(UNITS)}
+    wrong = dict(TABLE)
+    wrong["t.x.1"] = Rendering("t.x.1", opening(UNITS[1]), "The music master goes up.", "乐队的领头先上堂。")
+    monkeypatch.setattr(corpus_renderings, "renderings", lambda: wrong)
+    anchors, positives, _ = rendering_pairs(passages, groups)
+    assert anchors and all("玄酒" not in p for p in positives)  # t.x.1's row quotes t.x.2: not trained on
+    monkeypatch.setattr(corpus_renderings, "renderings", lambda: TABLE)
+    assert any("玄酒" in p for p in rendering_pairs(passages, groups)[1])

@@ -118,7 +118,9 @@ def test_follow_up_new_subject_leads(real_retriever, history):
     assert "不告旨" in hits[0].unit.jing and "介" in hits[0].unit.jing, [h.unit.jing[:16] for h in hits]
 
 
-@pytest.mark.parametrize("question, gloss", [("What is 旅酬?", "旅，序也"), ("樂正是什麼官", "樂正，於天子樂師也")])
-def test_definition_question_finds_the_gloss(real_retriever, question, gloss):
+@pytest.mark.parametrize("question, glosses", [("What is 旅酬?", ("旅，序也", "凡旅酬者")),
+                                              ("樂正是什麼官", ("樂正，於天子樂師也",))])
+def test_definition_question_finds_the_gloss(real_retriever, question, glosses):
+    # 旅酬 is glossed twice in the 注: 「旅，序也」 (of the 司正's call) and 「凡旅酬者，少長以齒…」 (where it begins)
     hits = real_retriever.search(question, 3)
-    assert any(gloss in h.unit.zhu for h in hits), [h.unit.id for h in hits]
+    assert any(g in h.unit.zhu for h in hits for g in glosses), [h.unit.id for h in hits]

@@ -26,6 +26,8 @@ if TYPE_CHECKING:  # pragma: no cover
 #: The table of renderings in the data directory, and of the renderings of each sentence of the 注 and 疏.
 TABLE = "renderings.tsv"
 SENTENCE_TABLE = "note_renderings.tsv"
+#: The table of questions each unit answers, in lay words (document expansion: see unit_questions()).
+QUESTION_TABLE = "unit_questions.tsv"
 #: How many normalized characters of a unit's text a row quotes to prove which unit it renders.
 OPENING_CHARS = 8
 
@@ -97,5 +99,45 @@ def sentence_renderings() -> Mapping[tuple[str, str], SentenceRendering]:
     return sentence_renderings_in(data_dir())
 
 
-__all__ = ["Rendering", "SentenceRendering", "renderings", "rendering_of", "sentence_renderings", "sentence_renderings_in", "opening", "TABLE", "SENTENCE_TABLE",
+@dataclass(frozen=True, slots=True)
+class UnitQuestions:
+    """The questions one unit answers, as lay readers ask them: English and modern Chinese."""
+
+    unit_id: str
+    opening: str  # the first OPENING_CHARS normalized characters of the unit's text (see opening())
+    en: tuple[str, ...] = ()
+    zh: tuple[str, ...] = ()
+
+
+@per_directory
+def unit_questions_in(directory: Path) -> Mapping[str, UnitQuestions]:
+    rows: dict[str, tuple[str, list[str], list[str]]] = {}
+    for row in read_table(QUESTION_TABLE, directory):
+        uid, start, lang, question = row.fields[:4]
+        if lang not in ("en", "zh"):
+            raise row.error(f"language {lang!r} is neither en nor zh")
+        seen = rows.setdefault(uid, (start, [], []))
+        if seen[0] != start:
+            raise row.error(f"unit {uid} quoted with two openings, {seen[0]!r} and {start!r}")
+        (seen[1] if lang == "en" else seen[2]).append(question)
+    return {uid: UnitQuestions(uid, start, tuple(en), tuple(zh)) for uid, (start, en, zh) in rows.items()}
+
+
+def unit_questions() -> Mapping[str, UnitQuestions]:
+    """The questions each unit answers (``qa/data/unit_questions.tsv``): unit id → its questions; read once per
+    data directory. Written for the project from each unit's own text, never from a question set, in the lay
+    words a reader who has not read the text uses: the *document expansion* (doc2query) of lay retrieval.
+    Like the renderings they are no source; the renderings channel reads them (qa.retrieval.renderings)."""
+    return unit_questions_in(data_dir())
+
+
+def questions_of(unit: "LemmaUnit", table: Mapping[str, UnitQuestions] | None = None) -> UnitQuestions | None:
+    """``unit``'s questions in ``table`` (default :func:`unit_questions`), or None when it has none or they
+    quote another opening (a parser change moved the unit)."""
+    q = (unit_questions() if table is None else table).get(unit.id)
+    return q if q is not None and q.opening == opening(unit) else None
+
+
+__all__ = ["Rendering", "SentenceRendering", "UnitQuestions", "unit_questions", "unit_questions_in", "questions_of",
+           "QUESTION_TABLE", "renderings", "rendering_of", "sentence_renderings", "sentence_renderings_in", "opening", "TABLE", "SENTENCE_TABLE",
            "OPENING_CHARS"]

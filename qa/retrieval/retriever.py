@@ -19,10 +19,11 @@ import numpy as np
 from ..corpus.units import LemmaUnit
 from ..indexing.store import load_index
 from ..settings import Settings
+from .asked import CHANNEL_DEPTH, AskedIndex
 from .bridge import Bridge
 from .confidence import FOREIGN_WORDS, Calibration, Signals, calibrate, foreign_english, ritual_share
 from .features import Evidence
-from .fusion import fuse, rendering_weight, shadow_weight, weights_for
+from .fusion import asked_weight, fuse, rendering_weight, shadow_weight, weights_for
 from .query import Query, analyze
 from .renderings import RenderingIndex, sentence_words
 from .rerank import rerank
@@ -212,6 +213,7 @@ class HybridRetriever:
         self._bridge: "Bridge | None" = None
         self._shadow: EnglishShadow | None = None
         self._renderings: RenderingIndex | None = None
+        self._asked: AskedIndex | None = None
         self._english_vocabulary: frozenset[str] | None = None
 
     @property
@@ -295,6 +297,30 @@ class HybridRetriever:
         settings = settings.replace(**changes) if changes else settings
         return cls(load_index(settings, calibrate=calibrate), settings)
 
+    @property
+    def asked(self) -> AskedIndex:
+        """The questions each unit answers (qa.retrieval.asked), indexed on first use."""
+        if self._asked is None:
+            self._asked = AskedIndex.build(self.units)
+        return self._asked
+
+    def asked_ranking(self, query: "Query") -> list[tuple[str, float]]:
+        """The asked-questions channel's units for ``query``, best first; [] where its language does not use it."""
+        if not asked_weight(query):
+            return []
+        return [(self.units[u].id, s) for u, s in self.asked.rank(query, CHANNEL_DEPTH)]
+
+    def channel_rankings(self, query: "Query", share: float | None = None) -> dict[str, list[tuple[str, float]]]:
+        """The rankings of the channels beside the lexical and dense sides that ``query`` uses (channel name →
+        [(unit id, score)] best first): the English shadow, the plain renderings and the questions each unit
+        answers; a channel that finds nothing, or that the question does not use, is left out."""
+        out = {}
+        for name, ranking in (("shadow", self.shadow_ranking(query)), ("rendering", self.rendering_ranking(query, share)),
+                              ("asked", self.asked_ranking(query))):
+            if ranking:
+                out[name] = ranking
+        return out
+
     def search(self, query: "str | Query", k: int | None = None) -> list[Hit]:
         return self.batch_search([query], k)[0]
 
@@ -313,12 +339,11 @@ class HybridRetriever:
                 "lexical": [(self.units[u].id, s) for u, s, _ in lex.units],
                 "dense": [(self.units[u].id, s) for u, s, _ in den.units],
             }
-            for name, ranking in (("shadow", self.shadow_ranking(q)), ("rendering", self.rendering_ranking(q, share))):
-                if ranking:
-                    rankings[name] = ranking
+            channels = self.channel_rankings(q, share)
+            rankings.update(channels)
             by_id = {u.id: u for u in (self.units[i] for i, _, _ in (*lex.units, *den.units))}
-            for name in ("shadow", "rendering"):
-                by_id.update((u, self.units[self._index_of[u]]) for u, _ in rankings.get(name, ()) if u not in by_id)
+            for ranking in channels.values():
+                by_id.update((u, self.units[self._index_of[u]]) for u, _ in ranking if u not in by_id)
             evidence = _evidence(rankings)
             fused = rerank(q, [(by_id[u], s) for u, s in fuse(rankings, weights_for(q, share))], idf, evidence=evidence)[:k]
             lex_ps = {self.units[u].id: ps for u, _, ps in lex.units}

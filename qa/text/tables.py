@@ -62,6 +62,9 @@ TABLES: dict[str, TableSpec] = {
     "renderings.tsv": TableSpec(("unit id", "opening", "en", "zh", "note_en", "note_zh"), 2),
     # ... and of each 注 and 疏 sentence: read by the sentence scorer and the English reading aid only
     "note_renderings.tsv": TableSpec(("unit id", "注 or 疏 sentence (normalized)", "en", "zh"), 4, indexed=False),
+    # the questions each unit answers, in lay words (qa.retrieval.asked): a retrieval channel, and training
+    # pairs of the static-corpus encoder (so an index records them)
+    "unit_questions.tsv": TableSpec(("unit id", "opening", "lang", "question"), 4),
 }
 
 

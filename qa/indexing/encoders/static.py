@@ -167,12 +167,16 @@ def glossary_pairs(passages: Sequence, rng: np.random.Generator) -> tuple[list[s
 #: Train on the units' plain renderings too (qa.retrieval.renderings): each English / modern-Chinese
 #: retelling → its unit's 經, each one-line note → the unit's first 注 (or 析疑) passage.
 RENDERING_PAIRS = True
+#: Whether the questions each unit answers (qa.corpus.renderings.unit_questions) are training pairs too.
+QUESTION_PAIRS = True
 
 
 def rendering_pairs(passages: Sequence, group_of: dict[str, int]) -> tuple[list[str], list[str], list[int]]:
     """(retelling, passage, group) triples from the renderings table: the lay words a question uses → the
-    unit they retell (in the unit's group: its other passages are no negatives for it)."""
-    from ...corpus.renderings import renderings
+    unit they retell (in the unit's group: its other passages are no negatives for it). A row that quotes
+    another opening than its unit's (a parser change moved the unit) is skipped, as
+    :func:`qa.corpus.renderings.rendering_of` skips it."""
+    from ...corpus.renderings import OPENING_CHARS, renderings
 
     table = renderings()
     first: dict[tuple[str, str], str] = {}
@@ -186,11 +190,38 @@ def rendering_pairs(passages: Sequence, group_of: dict[str, int]) -> tuple[list[
             continue
         jing = first.get((uid, "jing"))
         note = first.get((uid, "zhu")) or first.get((uid, "xiyi"))
+        start = jing or first.get((uid, "xiyi")) or first.get((uid, "zhu")) or ""
+        if start[:OPENING_CHARS] != r.opening:
+            continue
         for text, target in ((r.en, jing), (r.zh, jing), (r.note_en, note), (r.note_zh, note)):
             if text and target:
                 anchors.append(normalize(text))
                 positives.append(target)
                 groups.append(group_of[uid])
+    return anchors, positives, groups
+
+
+def question_pairs(passages: Sequence, group_of: dict[str, int]) -> tuple[list[str], list[str], list[int]]:
+    """(question, passage, group) triples from the questions each unit answers (``unit_questions.tsv``): a lay
+    question → its unit's 經 (or, without one, its note); a table row quoting another opening is skipped."""
+    from ...corpus.renderings import OPENING_CHARS, unit_questions
+
+    first: dict[tuple[str, str], str] = {}
+    for p in passages:
+        first.setdefault((p.unit_id, p.layer), p.norm)
+    anchors: list[str] = []
+    positives: list[str] = []
+    groups: list[int] = []
+    for uid, q in sorted(unit_questions().items()):
+        if uid not in group_of:
+            continue
+        target = first.get((uid, "jing")) or first.get((uid, "xiyi")) or first.get((uid, "zhu"))
+        if not target or target[:OPENING_CHARS] != q.opening:
+            continue
+        for text in (*q.en, *q.zh):
+            anchors.append(normalize(text))
+            positives.append(target)
+            groups.append(group_of[uid])
     return anchors, positives, groups
 
 
@@ -212,6 +243,11 @@ def train_static(passages: Sequence, out_dir: Path, *, dim: int = DIM, epochs: i
     if RENDERING_PAIRS:
         group_of = {uid: g for g, uid in enumerate(dict.fromkeys(p.unit_id for p in passages))}
         r_anchors, r_positives, r_groups = rendering_pairs(passages, group_of)
+        if QUESTION_PAIRS:
+            q_anchors, q_positives, q_groups = question_pairs(passages, group_of)
+            r_anchors += q_anchors
+            r_positives += q_positives
+            r_groups += q_groups
         anchors += r_anchors
         positives += r_positives
         groups += r_groups
