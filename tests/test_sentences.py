@@ -275,3 +275,44 @@ def test_a_quoted_jing_with_x_zhe_he_chu_is_answered_by_the_gloss_of_x():
     # 「經…其位，位者何處？」 asks what the quoted word points to: its gloss, not the 經 it quotes
     u = unit("zhushu.xiangyin.t15", "主人阼階上拜送，介坐奠爵于其位。", "位，階上西面也。", rite="鄉飲酒禮")
     assert texts("介坐奠爵于其位，位者何處？", hit(u, 0.9))[0] == "位，階上西面也。"
+
+
+# ---------------------------------------------------------------- the questions each sentence answers
+
+ZHU_TWO = unit("zhushu.xiangyin.t09", "主人坐取爵，實之賓之席前。", "爵，酒器也。賓之席前，西北面獻賓也。", rite="鄉飲酒禮")
+
+
+def test_a_sentence_written_to_answer_a_lay_question_leads(monkeypatch):
+    from qa.answering import sentences
+    from qa.retrieval.renderings import SentenceWords, chinese_bag, english_bag
+    from qa.retrieval.shadow import stopwords
+    from qa.text.normalize import normalize
+
+    monkeypatch.setattr(sentences, "WINDOW", 1)  # each sentence a candidate of its own (else the two short ones join)
+    question = "Which way does the host face when he hands the first drink over?"
+    before = texts(question, hit(ZHU_TWO, 0.9))
+    written = {(ZHU_TWO.id, normalize("賓之席前，西北面獻賓也。")): (
+        SentenceWords(frozenset(english_bag([("Which direction does the host face when offering the guest a drink?", 1.0)],
+                                            stopwords())), frozenset()),
+        SentenceWords(frozenset(), frozenset(chinese_bag([("主人敬酒时朝哪个方向？", 1.0)]))))}
+    monkeypatch.setattr(sentences, "sentence_question_words", lambda: written)
+    after = texts(question, hit(ZHU_TWO, 0.9))
+    assert after[0].startswith("賓之席前，西北面獻賓也") and after != before
+    assert texts("主人敬酒的时候朝哪边？", hit(ZHU_TWO, 0.9))[0].startswith("賓之席前")
+    monkeypatch.setattr(sentences, "ASKED_SHARE", 0.0)
+    assert texts(question, hit(ZHU_TWO, 0.9)) == before  # the share is what moved it
+
+
+def test_every_written_sentence_question_names_a_sentence_of_its_unit(real_retriever):
+    from qa.corpus.renderings import sentence_questions
+    from qa.text.normalize import normalize
+
+    cut = {}
+    for u in real_retriever.units:
+        texts_ = [u.zhu, u.xiyi, *(p.text for p in u.shu)]
+        cut[u.id] = {normalize(t[s:e]) for t in texts_ if t for s, e in split_sentences(t)}
+    rows = sentence_questions()
+    stray = [key for key in rows if key[1] not in cut.get(key[0], ())]
+    assert not stray, stray[:3]  # a parser change that moves a sentence must come with the table
+    assert all(q.en and q.zh for q in rows.values())
+    assert len(rows) >= 0.9 * sum(len(v) for v in cut.values())

@@ -28,6 +28,8 @@ TABLE = "renderings.tsv"
 SENTENCE_TABLE = "note_renderings.tsv"
 #: The table of questions each unit answers, in lay words (document expansion: see unit_questions()).
 QUESTION_TABLE = "unit_questions.tsv"
+#: ... and of the questions each 注 or 析疑 sentence answers (see sentence_questions()).
+SENTENCE_QUESTION_TABLE = "sentence_questions.tsv"
 #: How many normalized characters of a unit's text a row quotes to prove which unit it renders.
 OPENING_CHARS = 8
 
@@ -138,6 +140,38 @@ def questions_of(unit: "LemmaUnit", table: Mapping[str, UnitQuestions] | None = 
     return q if q is not None and q.opening == opening(unit) else None
 
 
-__all__ = ["Rendering", "SentenceRendering", "UnitQuestions", "unit_questions", "unit_questions_in", "questions_of",
+@dataclass(frozen=True, slots=True)
+class SentenceQuestions:
+    """The questions one 注 or 析疑 sentence answers, as lay readers ask them."""
+
+    unit_id: str
+    sentence: str  # the sentence normalized, as the sentence scorer cuts it
+    en: tuple[str, ...] = ()
+    zh: tuple[str, ...] = ()
+
+
+@per_directory
+def sentence_questions_in(directory: Path) -> Mapping[tuple[str, str], SentenceQuestions]:
+    rows: dict[tuple[str, str], tuple[list[str], list[str]]] = {}
+    for row in read_table(SENTENCE_QUESTION_TABLE, directory):
+        uid, sentence, lang, question = row.fields[:4]
+        if lang not in ("en", "zh"):
+            raise row.error(f"language {lang!r} is neither en nor zh")
+        en, zh = rows.setdefault((uid, sentence), ([], []))
+        (en if lang == "en" else zh).append(question)
+    return {key: SentenceQuestions(key[0], key[1], tuple(en), tuple(zh)) for key, (en, zh) in rows.items()}
+
+
+def sentence_questions() -> Mapping[tuple[str, str], SentenceQuestions]:
+    """The questions each sentence of the 注 and of 方苞's notes answers (``qa/data/sentence_questions.tsv``):
+    (unit id, the sentence normalized) → its questions; read once per data directory. Written for the project
+    from each sentence and its passage alone, never from a question set; no source. The sentence scorer reads
+    them (qa.answering.sentences): the sentence a lay question asks for is the one written questions like it
+    were written for. A row whose sentence is no longer one of its unit's (a parser change) is never met."""
+    return sentence_questions_in(data_dir())
+
+
+__all__ = ["Rendering", "SentenceRendering", "UnitQuestions", "SentenceQuestions", "sentence_questions",
+           "sentence_questions_in", "SENTENCE_QUESTION_TABLE", "unit_questions", "unit_questions_in", "questions_of",
            "QUESTION_TABLE", "renderings", "rendering_of", "sentence_renderings", "sentence_renderings_in", "opening", "TABLE", "SENTENCE_TABLE",
            "OPENING_CHARS"]

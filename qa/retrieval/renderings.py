@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..corpus.renderings import Rendering, opening, rendering_of, renderings, sentence_renderings_in
+from ..corpus.renderings import Rendering, opening, rendering_of, renderings, sentence_questions_in, sentence_renderings_in
 from ..text.normalize import normalize
 from ..text.tables import data_dir, per_directory
 from ..text.tokens import WORD, bigrams, cjk_runs
@@ -66,6 +66,20 @@ def _sentence_words_in(directory: Path) -> Mapping[tuple[str, str], SentenceWord
     stop = stopwords()
     return {key: SentenceWords(frozenset(english_bag([(r.en, 1.0)], stop)), frozenset(chinese_bag([(r.zh, 1.0)])))
             for key, r in sentence_renderings_in(directory).items()}
+
+
+@per_directory
+def _sentence_question_words_in(directory: Path) -> Mapping[tuple[str, str], tuple[SentenceWords, ...]]:
+    stop = stopwords()
+    return {key: tuple(SentenceWords(frozenset(english_bag([(t, 1.0)], stop)), frozenset()) for t in q.en)
+            + tuple(SentenceWords(frozenset(), frozenset(chinese_bag([(t, 1.0)]))) for t in q.zh)
+            for key, q in sentence_questions_in(directory).items()}
+
+
+def sentence_question_words() -> Mapping[tuple[str, str], tuple[SentenceWords, ...]]:
+    """The words of each question a 注 or 析疑 sentence answers (qa.corpus.renderings.sentence_questions), one
+    entry per written question, by (unit id, the sentence normalized); read once per data directory."""
+    return _sentence_question_words_in(data_dir())
 
 
 def sentence_words() -> Mapping[tuple[str, str], SentenceWords]:
@@ -138,5 +152,5 @@ class RenderingIndex:
         return BagIndex.top(scores, depth)
 
 
-__all__ = ["Rendering", "RenderingIndex", "renderings", "SentenceWords", "sentence_words", "opening",
+__all__ = ["Rendering", "RenderingIndex", "renderings", "SentenceWords", "sentence_words", "sentence_question_words", "opening",
            "english_bag", "chinese_bag", "TEXT_WEIGHT", "NOTE_WEIGHT"]
