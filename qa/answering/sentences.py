@@ -7,7 +7,9 @@ why question a reason (以其, 所以, 故, 示 …; for why-not, the note that 
 omission: 「不酢，辟君也」) and the 注 on the 經 asked about rather than the 經 itself; for where /
 how many / in what order, place, number and order words (以齒, 先…後, 終於) and the 經; a
 注 > 析疑 > 疏 > 經 layer prior; the unit's rank and how much of the question its 經 covers; the
-rite the question names; the passages the retriever says matched; and sentences of readable length.
+rite the question names; the passages the retriever says matched; for a lay question, the words it shares with
+a 注 sentence's plain rendering and with the closest of the questions each sentence was written to answer
+(``sentence_questions.tsv``); and sentences of readable length.
 Nothing here knows any particular question. Candidates keep the source's own characters.
 """
 

@@ -1,6 +1,7 @@
 """The project's plain renderings of the lemma units (``qa/data/renderings.tsv``): an English and a
 modern-Chinese retelling of each unit's 經 (or 析疑 lemma) and one line on its commentary; and of
-every sentence of the 注 and the 疏 (``qa/data/note_renderings.tsv``).
+every sentence of the 注 and the 疏 (``qa/data/note_renderings.tsv``). Also the questions lay readers ask
+that each unit, and each sentence of its commentary, answers (``unit_questions.tsv``, ``sentence_questions.tsv``).
 
 Written for Yili QA from each unit's own text, never from a question, and **not sources**: nothing
 cited comes from them, and an answer shows one only as a labelled reading aid for an English reader
@@ -28,7 +29,7 @@ TABLE = "renderings.tsv"
 SENTENCE_TABLE = "note_renderings.tsv"
 #: The table of questions each unit answers, in lay words (document expansion: see unit_questions()).
 QUESTION_TABLE = "unit_questions.tsv"
-#: ... and of the questions each 注 or 析疑 sentence answers (see sentence_questions()).
+#: ... and of the questions each 注, 疏 or 析疑 sentence answers (see sentence_questions()).
 SENTENCE_QUESTION_TABLE = "sentence_questions.tsv"
 #: How many normalized characters of a unit's text a row quotes to prove which unit it renders.
 OPENING_CHARS = 8
@@ -129,7 +130,8 @@ def unit_questions() -> Mapping[str, UnitQuestions]:
     """The questions each unit answers (``qa/data/unit_questions.tsv``): unit id → its questions; read once per
     data directory. Written for the project from each unit's own text, never from a question set, in the lay
     words a reader who has not read the text uses: the *document expansion* (doc2query) of lay retrieval.
-    Like the renderings they are no source; the renderings channel reads them (qa.retrieval.renderings)."""
+    Like the renderings they are no source; the asked-questions channel (qa.retrieval.asked) and the static-corpus
+    encoder's training read them."""
     return unit_questions_in(data_dir())
 
 
@@ -142,7 +144,7 @@ def questions_of(unit: "LemmaUnit", table: Mapping[str, UnitQuestions] | None = 
 
 @dataclass(frozen=True, slots=True)
 class SentenceQuestions:
-    """The questions one 注 or 析疑 sentence answers, as lay readers ask them."""
+    """The questions one 注, 疏 or 析疑 sentence answers, as lay readers ask them."""
 
     unit_id: str
     sentence: str  # the sentence normalized, as the sentence scorer cuts it
@@ -163,7 +165,7 @@ def sentence_questions_in(directory: Path) -> Mapping[tuple[str, str], SentenceQ
 
 
 def sentence_questions() -> Mapping[tuple[str, str], SentenceQuestions]:
-    """The questions each sentence of the 注 and of 方苞's notes answers (``qa/data/sentence_questions.tsv``):
+    """The questions each sentence of the 注, the 疏 and 方苞's notes answers (``qa/data/sentence_questions.tsv``):
     (unit id, the sentence normalized) → its questions; read once per data directory. Written for the project
     from each sentence and its passage alone, never from a question set; no source. The sentence scorer reads
     them (qa.answering.sentences): the sentence a lay question asks for is the one written questions like it
