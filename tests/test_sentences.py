@@ -314,5 +314,5 @@ def test_every_written_sentence_question_names_a_sentence_of_its_unit(real_retri
     rows = sentence_questions()
     stray = [key for key in rows if key[1] not in cut.get(key[0], ())]
     assert not stray, stray[:3]  # a parser change that moves a sentence must come with the table
-    assert all(q.en and q.zh for q in rows.values())
+    assert all(q.en or q.zh for q in rows.values())
     assert len(rows) >= 0.9 * sum(len(v) for v in cut.values())
