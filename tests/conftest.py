@@ -70,6 +70,18 @@ def served(retriever):
         demo.close()
 
 
+def assert_rows_name_every_unit(rows, units) -> None:
+    """A table keyed by unit id that quotes each unit's opening (renderings, unit questions) names every unit of
+    ``units`` (id → unit) and no other, and every row quotes its own unit's opening: a parser change that moves
+    a unit's text must come with the table."""
+    from qa.corpus.renderings import OPENING_CHARS, opening
+
+    assert set(rows) == set(units), (sorted(set(units) - set(rows))[:5], sorted(set(rows) - set(units))[:5])
+    moved = [uid for uid, row in rows.items() if row.opening != opening(units[uid])]
+    assert not moved, moved[:5]
+    assert all(len(row.opening) <= OPENING_CHARS for row in rows.values())
+
+
 def make_settings(index_dir: Path, *, seeds_dir: Path = RETRIEVAL_SEEDS, model: str = "hashing", **more) -> Settings:
     """Settings for a test index (ignores QA_* variables of the developer's shell)."""
     return Settings.from_env(env={}, seeds_dir=seeds_dir, index_dir=index_dir, model=model, **more)

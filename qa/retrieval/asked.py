@@ -27,7 +27,7 @@ import numpy as np
 
 from ..corpus.renderings import UnitQuestions, opening, questions_of, unit_questions
 from .bags import BagIndex
-from .renderings import chinese_bag, english_bag
+from .renderings import chinese_bag, english_bag, question_bags
 from .shadow import stopwords
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -97,9 +97,8 @@ class AskedIndex:
         """The ``depth`` best units (index, score of its best written question) for ``query``; [] when nothing matches."""
         if not len(self.owner) or not self.usable:
             return []
-        english = english_bag([(s, 1.0) for s in query.segments if s.isascii()], self.stop)
-        chinese = chinese_bag([(s, 1.0) for s in query.segments if not s.isascii()])
-        scores = self.english.scores({w: 1.0 for w in english}) + self.chinese.scores({w: 1.0 for w in chinese})
+        english, chinese = question_bags(query, self.stop)
+        scores = self.english.scores(english) + self.chinese.scores(chinese)
         best: dict[int, float] = {}
         for j, score in BagIndex.top(scores, QUESTION_DEPTH):
             u = int(self.owner[j])

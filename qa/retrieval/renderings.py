@@ -113,6 +113,14 @@ def chinese_bag(texts: Sequence[tuple[str, float]]) -> dict[str, float]:
     return bag
 
 
+def question_bags(query: "Query", stop: frozenset[str]) -> tuple[dict[str, float], dict[str, float]]:
+    """``query``'s English content words and its Chinese characters and bigrams, each once (weight 1), as the
+    bags of :func:`english_bag` and :func:`chinese_bag` hold them."""
+    english = english_bag([(s, 1.0) for s in query.segments if s.isascii()], stop)
+    chinese = chinese_bag([(s, 1.0) for s in query.segments if not s.isascii()])
+    return {w: 1.0 for w in english}, {w: 1.0 for w in chinese}
+
+
 @dataclass(frozen=True)
 class RenderingIndex:
     """BM25 over the units' renderings: an English and a modern-Chinese bag per unit."""
@@ -140,9 +148,7 @@ class RenderingIndex:
 
     def words(self, query: "Query") -> tuple[dict[str, float], dict[str, float]]:
         """The question's English words and its Chinese characters and bigrams, as the bags hold them."""
-        english = english_bag([(s, 1.0) for s in query.segments if s.isascii()], self.stop)
-        chinese = chinese_bag([(s, 1.0) for s in query.segments if not s.isascii()])
-        return {w: 1.0 for w in english}, {w: 1.0 for w in chinese}
+        return question_bags(query, self.stop)
 
     def rank(self, query: "Query", depth: int) -> list[tuple[int, float]]:
         """The ``depth`` best units (index, score) for ``query``: its English words against the English
@@ -153,4 +159,4 @@ class RenderingIndex:
 
 
 __all__ = ["Rendering", "RenderingIndex", "renderings", "SentenceWords", "sentence_words", "sentence_question_words", "opening",
-           "english_bag", "chinese_bag", "TEXT_WEIGHT", "NOTE_WEIGHT"]
+           "english_bag", "chinese_bag", "question_bags", "TEXT_WEIGHT", "NOTE_WEIGHT"]

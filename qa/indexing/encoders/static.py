@@ -32,7 +32,7 @@ import logging
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -171,28 +171,42 @@ RENDERING_PAIRS = True
 QUESTION_PAIRS = True
 
 
+def _first_passages(passages: Sequence) -> dict[tuple[str, str], str]:
+    """(unit id, layer) → the normalized text of that layer's first passage."""
+    first: dict[tuple[str, str], str] = {}
+    for p in passages:
+        first.setdefault((p.unit_id, p.layer), p.norm)
+    return first
+
+
+def _opens(first: Mapping[tuple[str, str], str], uid: str, opening: str) -> bool:
+    """Whether a table row quoting ``opening`` names unit ``uid``: its 經 (else 析疑, else 注) starts so, as
+    :func:`qa.corpus.renderings.opening` reads a unit (a parser change that moved the unit fails it)."""
+    from ...corpus.renderings import OPENING_CHARS
+
+    start = first.get((uid, "jing")) or first.get((uid, "xiyi")) or first.get((uid, "zhu")) or ""
+    return start[:OPENING_CHARS] == opening
+
+
 def rendering_pairs(passages: Sequence, group_of: dict[str, int]) -> tuple[list[str], list[str], list[int]]:
     """(retelling, passage, group) triples from the renderings table: the lay words a question uses → the
     unit they retell (in the unit's group: its other passages are no negatives for it). A row that quotes
     another opening than its unit's (a parser change moved the unit) is skipped, as
     :func:`qa.corpus.renderings.rendering_of` skips it."""
-    from ...corpus.renderings import OPENING_CHARS, renderings
+    from ...corpus.renderings import renderings
 
     table = renderings()
-    first: dict[tuple[str, str], str] = {}
-    for p in passages:
-        first.setdefault((p.unit_id, p.layer), p.norm)
+    first = _first_passages(passages)
     anchors: list[str] = []
     positives: list[str] = []
     groups: list[int] = []
     for uid, r in sorted(table.items()):
         if uid not in group_of:
             continue
+        if not _opens(first, uid, r.opening):
+            continue
         jing = first.get((uid, "jing"))
         note = first.get((uid, "zhu")) or first.get((uid, "xiyi"))
-        start = jing or first.get((uid, "xiyi")) or first.get((uid, "zhu")) or ""
-        if start[:OPENING_CHARS] != r.opening:
-            continue
         for text, target in ((r.en, jing), (r.zh, jing), (r.note_en, note), (r.note_zh, note)):
             if text and target:
                 anchors.append(normalize(text))
@@ -204,11 +218,9 @@ def rendering_pairs(passages: Sequence, group_of: dict[str, int]) -> tuple[list[
 def question_pairs(passages: Sequence, group_of: dict[str, int]) -> tuple[list[str], list[str], list[int]]:
     """(question, passage, group) triples from the questions each unit answers (``unit_questions.tsv``): a lay
     question → its unit's 經 (or, without one, its note); a table row quoting another opening is skipped."""
-    from ...corpus.renderings import OPENING_CHARS, unit_questions
+    from ...corpus.renderings import unit_questions
 
-    first: dict[tuple[str, str], str] = {}
-    for p in passages:
-        first.setdefault((p.unit_id, p.layer), p.norm)
+    first = _first_passages(passages)
     anchors: list[str] = []
     positives: list[str] = []
     groups: list[int] = []
@@ -216,7 +228,7 @@ def question_pairs(passages: Sequence, group_of: dict[str, int]) -> tuple[list[s
         if uid not in group_of:
             continue
         target = first.get((uid, "jing")) or first.get((uid, "xiyi")) or first.get((uid, "zhu"))
-        if not target or target[:OPENING_CHARS] != q.opening:
+        if not target or not _opens(first, uid, q.opening):
             continue
         for text in (*q.en, *q.zh):
             anchors.append(normalize(text))
@@ -240,18 +252,14 @@ def train_static(passages: Sequence, out_dir: Path, *, dim: int = DIM, epochs: i
     anchors += g_anchors
     positives += g_positives
     extra = list(g_anchors)
-    if RENDERING_PAIRS:
-        group_of = {uid: g for g, uid in enumerate(dict.fromkeys(p.unit_id for p in passages))}
-        r_anchors, r_positives, r_groups = rendering_pairs(passages, group_of)
-        if QUESTION_PAIRS:
-            q_anchors, q_positives, q_groups = question_pairs(passages, group_of)
-            r_anchors += q_anchors
-            r_positives += q_positives
-            r_groups += q_groups
-        anchors += r_anchors
-        positives += r_positives
-        groups += r_groups
-        extra += r_anchors
+    group_of = {uid: g for g, uid in enumerate(dict.fromkeys(p.unit_id for p in passages))}
+    for wanted, make in ((RENDERING_PAIRS, rendering_pairs), (QUESTION_PAIRS, question_pairs)):
+        if wanted:
+            t_anchors, t_positives, t_groups = make(passages, group_of)
+            anchors += t_anchors
+            positives += t_positives
+            groups += t_groups
+            extra += t_anchors
     vocab = build_vocab([p.norm for p in passages] + extra)
     a_ids = [_ids(t, vocab) for t in anchors]
     p_ids = [_ids(t, vocab) for t in positives]
