@@ -28,6 +28,7 @@ from .query import Query, analyze
 from .renderings import RenderingIndex, sentence_words
 from .rerank import rerank
 from .shadow import EnglishShadow
+from .topic import topic_probabilities
 
 if TYPE_CHECKING:
     from ..indexing.passages import Passage
@@ -310,6 +311,13 @@ class HybridRetriever:
             return []
         return [(self.units[u].id, s) for u, s in self.asked.rank(query, CHANNEL_DEPTH)]
 
+    def topics(self, queries: Sequence["Query"]) -> list[float | None]:
+        """P(about this corpus) of each query by the topic classifier (qa.retrieval.topic); None where it gives no
+        verdict: a classical question, a follow-up, or a corpus the written questions it learnt from do not cover."""
+        if not self.asked.usable:
+            return [None] * len(queries)
+        return topic_probabilities(queries)
+
     def channel_rankings(self, query: "Query", share: float | None = None) -> dict[str, list[tuple[str, float]]]:
         """The rankings of the channels beside the lexical and dense sides that ``query`` uses (channel name →
         [(unit id, score)] best first): the English shadow, the plain renderings and the questions each unit
@@ -331,8 +339,9 @@ class HybridRetriever:
         idf = self.data.lexical.term_idf()
         lexical = self.lexical.rank_units(qs)
         dense = self.dense.rank_units(qs)
+        topics = self.topics(qs)
         results = []
-        for q, lex, den in zip(qs, lexical, dense):
+        for q, lex, den, topic in zip(qs, lexical, dense, topics):
             foreign = self.foreign_words(q)
             share = ritual_share(q, idf, foreign)
             rankings = {
@@ -349,7 +358,8 @@ class HybridRetriever:
             lex_ps = {self.units[u].id: ps for u, _, ps in lex.units}
             den_ps = {self.units[u].id: ps for u, _, ps in den.units}
             signals = Signals(ritual=share, dense=den.top, named=self.named(q, foreign),
-                              elsewhere=self.bridge.quotes_elsewhere(q), modern=self.bridge.modern_setting(q))
+                              elsewhere=self.bridge.quotes_elsewhere(q), modern=self.bridge.modern_setting(q),
+                              topic=topic, itself=self.bridge.names_corpus_itself(q, everyday=False))
             low = self.calibration.low_confidence(signals)
             hits = []
             for unit, score in fused:

@@ -51,6 +51,10 @@ TABLES: dict[str, TableSpec] = {
     "other_rites.tsv": TableSpec(("name", "rite"), 2),
     "commentators.tsv": TableSpec(("name", "layer"), 2),
     "offtopic.tsv": TableSpec(("question", "lang"), 1),
+    # the topic classifier's negatives (qa.retrieval.topic): trained per process, nothing an index stores
+    "everyday.tsv": TableSpec(("question", "lang", "brief"), 1, indexed=False),
+    # ... and its positives beside the unit and sentence questions: questions in six voices of real readers
+    "voices.tsv": TableSpec(("unit id", "voice", "question"), 3, indexed=False),
     # words of today's world (the confidence rule reads them per question; nothing an index stores)
     "modern.tsv": TableSpec(("name", "kind"), 2, indexed=False),
     "jing_reference.txt": TableSpec(("normalized 經 text",), 1),

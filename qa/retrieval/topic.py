@@ -1,0 +1,145 @@
+"""Is a question in a modern language about this corpus at all? A text classifier trained on written questions.
+
+Why: the confidence rule (:mod:`qa.retrieval.confidence`) reads *how much* of a question is the corpus's
+vocabulary and whether it names a ritual term. An everyday question in the rite's own words — 「野餐的时候主人应该
+先给客人倒酒吗？」, "Should the host pour wine for the guests first at a picnic?" — is nearly all ritual vocabulary
+(主人, 客人, 倒酒; host, guest, pour, wine) and names host and guest; a colloquial question about the rite in words
+the corpus never uses — 「那个管纪律的人是从哪儿临时找来的？」 — holds little of it. What tells them apart is what the
+whole question is about: a picnic, a karaoke night, a wedding, or the rite's people and acts in lay words. Word
+lists of today's world (``modern.tsv``) catch the settings they list and no other.
+
+The classifier is a logistic regression (scikit-learn) over tf-idf features of the question as typed: its
+normalized characters and character bigrams, its English words in the shadow's stemmed form and their pairs. It
+is trained on
+
+* positives: the lay questions each unit and each sentence answers (``unit_questions.tsv``,
+  ``sentence_questions.tsv``: about 5,200 English and modern-Chinese questions written from the corpus's own texts)
+  and ``voices.tsv`` (about 900 more, three per unit, in six voices of real readers: Taiwanese and Cantonese chat,
+  first-person and broken English, search-box Chinese, mainland chat);
+* negatives: ``everyday.tsv`` (about 1,800 questions on today's manners in the banquet's words and on every other
+  subject, written from briefs of kinds) and ``offtopic.tsv``.
+
+None of them comes from an evaluation set. It is trained on first use, once per data directory (well under a second;
+deterministic), and never stored in an index: it reads nothing an index holds.
+
+It gives no verdict (None) where it has not learnt to read: a classical question (nothing of its training is
+文言; those questions name their terms), a follow-up (its topic is the turn before), or a corpus the written
+questions do not cover (:attr:`qa.retrieval.asked.AskedIndex.usable`). How the confidence rule weighs its
+probability: ``TOPIC_VETO`` and ``TOPIC_VOUCH`` in :mod:`qa.retrieval.confidence`.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..corpus.renderings import sentence_questions_in, unit_questions_in
+from ..text.normalize import normalize
+from ..text.tables import data_dir, per_directory, read_table
+from ..text.tokens import cjk_runs
+from .shadow import english_key
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .query import Query
+
+log = logging.getLogger(__name__)
+
+#: The table of negatives (besides offtopic.tsv).
+TABLE = "everyday.tsv"
+#: The table of positives in readers' voices (besides the unit and sentence questions).
+VOICES = "voices.tsv"
+#: Inverse regularization of the logistic regression: see TOPIC_VETO in qa.retrieval.confidence for what it was
+#: measured with (C 1, 2, 4, 8; 4 flags the most off-topic questions for the fewest false "no passage").
+C = 4.0
+#: Fewer positives or negatives than this and there is no classifier (a fixture's data directory).
+MIN_EXAMPLES = 50
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def features(text: str) -> list[str]:
+    """The classifier's terms of ``text``: normalized characters and character bigrams of its CJK runs, and its
+    English words (stemmed, ``w:``) and word pairs (``b:``)."""
+    out: list[str] = []
+    for run in cjk_runs(normalize(text)):
+        out.extend(run)
+        out.extend(run[i : i + 2] for i in range(len(run) - 1))
+    words = [english_key(w) for w in _WORD.findall(text.lower())]
+    out.extend("w:" + w for w in words)
+    out.extend(f"b:{a}_{b}" for a, b in zip(words, words[1:]))
+    return out
+
+
+@dataclass(frozen=True)
+class TopicModel:
+    """A trained classifier: ``probability(texts)`` → P(each question is about this corpus)."""
+
+    vectorizer: Any  # sklearn TfidfVectorizer
+    model: Any  # sklearn LogisticRegression
+    positives: int
+    negatives: int
+
+    def probability(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros(0)
+        return np.asarray(self.model.predict_proba(self.vectorizer.transform(list(texts)))[:, 1], dtype=np.float64)
+
+    @classmethod
+    def train(cls, positives: Sequence[str], negatives: Sequence[str]) -> "TopicModel":
+        from sklearn.feature_extraction.text import TfidfVectorizer
+        from sklearn.linear_model import LogisticRegression
+
+        vectorizer = TfidfVectorizer(analyzer=features, sublinear_tf=True)
+        x = vectorizer.fit_transform([*positives, *negatives])
+        y = np.array([1] * len(positives) + [0] * len(negatives))
+        model = LogisticRegression(C=C, class_weight="balanced", max_iter=2000).fit(x, y)
+        return cls(vectorizer, model, len(positives), len(negatives))
+
+
+def training_questions(directory: Path) -> tuple[list[str], list[str]]:
+    """(positives, negatives) of the classifier in the tables of ``directory``."""
+    positives = [q for t in unit_questions_in(directory).values() for q in (*t.en, *t.zh)]
+    positives += [q for t in sentence_questions_in(directory).values() for q in (*t.en, *t.zh)]
+    positives += [row.fields[2] for row in read_table(VOICES, directory)]
+    negatives = [row.fields[0] for name in (TABLE, "offtopic.tsv") for row in read_table(name, directory)]
+    return positives, negatives
+
+
+@per_directory
+def _topic_model(directory: Path) -> TopicModel | None:
+    positives, negatives = training_questions(directory)
+    if min(len(positives), len(negatives)) < MIN_EXAMPLES:
+        log.info("topic classifier: %d positives, %d negatives: too few to train, no verdict", len(positives), len(negatives))
+        return None
+    model = TopicModel.train(positives, negatives)
+    log.debug("topic classifier trained on %d positives, %d negatives", len(positives), len(negatives))
+    return model
+
+
+def topic_model() -> TopicModel | None:
+    """The classifier of the current data directory (trained on first use), or None when its tables are too small."""
+    return _topic_model(data_dir())
+
+
+def reads(query: "Query") -> bool:
+    """Whether the classifier gives ``query`` a verdict: a question of its own (no follow-up), not classical."""
+    return not query.context and query.lang != "lzh"
+
+
+def topic_probabilities(queries: Sequence["Query"]) -> list[float | None]:
+    """P(about this corpus) of each query the classifier reads (:func:`reads`), None for the others."""
+    model = topic_model()
+    read = [i for i, q in enumerate(queries) if reads(q)] if model is not None else []
+    out: list[float | None] = [None] * len(queries)
+    if model is not None and read:
+        for i, p in zip(read, model.probability([queries[i].text for i in read])):
+            out[i] = float(p)
+    return out
+
+
+__all__ = ["TopicModel", "topic_model", "topic_probabilities", "features", "training_questions", "reads", "TABLE", "VOICES"]

@@ -1,0 +1,115 @@
+"""qa.retrieval.topic: the classifier that tells a question about this corpus from an everyday one in its words."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from qa.retrieval.confidence import TOPIC_VETO, TOPIC_VOUCH, Calibration, Signals
+from qa.retrieval.query import analyze
+from qa.retrieval.topic import TABLE, VOICES, features, reads, topic_model, training_questions
+from qa.text.tables import data_dir, read_table, use_data_dir
+
+
+def test_features_read_both_scripts_and_stemmed_english():
+    assert features("賓為什麼拜兩次") == features("宾为什么拜两次")
+    assert "w:guest" in features("Why do the guests bow?") and "b:the_guest" in features("Why do the guests bow?")
+    assert features("？") == []
+
+
+def test_the_table_is_whole_and_read():
+    rows = read_table(TABLE)
+    assert len(rows) >= 2000
+    assert {r.fields[1] for r in rows} <= {"en", "zh-Hans", "zh-Hant", "lzh", "mixed"}
+    assert {r.fields[2] for r in rows} == {"manners", "general", "manners+general", "classical+mixed+chatter",
+                                           "customs+roles+terms"}
+    voices = read_table(VOICES)
+    assert {r.fields[1] for r in voices} == {f"V{i}" for i in range(1, 7)}
+    positives, negatives = training_questions(data_dir())
+    assert len(positives) > 6000 and len(negatives) == len(rows) + len(read_table("offtopic.tsv"))
+
+
+def test_voices_name_units_of_the_parse(real_retriever):
+    ids = {u.id for u in real_retriever.units}
+    voices = read_table(VOICES)
+    assert {r.fields[0] for r in voices} == ids  # three questions for every unit, none for a unit that is gone
+
+
+def test_no_negative_repeats_an_evaluation_question():
+    # the negatives are kinds of question, not the off-topic sets the system is measured on
+    def key(text: str) -> str:
+        return re.sub(r"[\W_]+", "", text.lower())
+
+    here = Path(__file__).parent
+    files = [*here.glob("data/questions/*.jsonl"), *here.glob("data/*_questions.jsonl"),
+             *here.parent.parent.glob("shared/eval/dev_questions.jsonl")]
+    asked = {key(json.loads(line)["question"]) for f in files for line in f.read_text(encoding="utf-8").splitlines()
+             if line.strip()}
+    assert len(asked) > 1000
+    repeats = [r.fields[0] for r in read_table(TABLE) if key(r.fields[0]) in asked]
+    assert not repeats, repeats[:5]
+
+
+def test_reads_modern_questions_of_their_own_only():
+    assert reads(analyze("为啥客人要拜两次？")) and reads(analyze("Why does the guest bow twice?"))
+    assert not reads(analyze("賓再拜者何？"))  # classical: nothing of its training is 文言
+    assert not reads(analyze("那介呢？", history=["賓為什麼說旨？"]))  # a follow-up's topic is the turn before
+
+
+def test_probabilities_on_questions_of_both_kinds():
+    model = topic_model()
+    assert model is not None
+    about, everyday = model.probability([
+        "为啥那个端酒的人喝之前要先把杯子洗一遍？",
+        "公司年会上新人要先给哪位领导敬酒？",
+    ])
+    assert about > TOPIC_VOUCH > TOPIC_VETO > everyday
+
+
+def test_no_classifier_without_its_tables(tmp_path):
+    # a data directory whose tables hold a handful of rows (a fixture's): too few to learn from
+    (tmp_path / "offtopic.tsv").write_text("How do I reset my password?\ten\n", encoding="utf-8")
+    for name in (TABLE, VOICES, "unit_questions.tsv", "sentence_questions.tsv"):
+        (tmp_path / name).write_text("", encoding="utf-8")
+    use_data_dir(tmp_path)
+    try:
+        assert topic_model() is None
+    finally:
+        use_data_dir(None)
+
+
+def test_rule_reads_the_verdict():
+    c = Calibration(dense_min=0.8)
+    # below the veto a question naming only everyday words of the rite (主人, host) is about something else ...
+    assert c.low_confidence(Signals(ritual=0.9, dense=0.9, named=True, topic=TOPIC_VETO - 0.01))
+    # ... but not one that names the corpus itself (旅酬, 樂正, a rite by its name)
+    assert not c.low_confidence(Signals(ritual=0.9, dense=0.9, named=True, topic=0.0, itself=True))
+    # at the vouch a question with little of the corpus's vocabulary is answered, never one with none
+    assert not c.low_confidence(Signals(ritual=0.25, dense=0.1, topic=TOPIC_VOUCH))
+    assert c.low_confidence(Signals(ritual=0.1, dense=0.1, topic=0.99))
+    assert c.low_confidence(Signals(ritual=0.25, dense=0.1, topic=TOPIC_VOUCH - 0.01))
+    # no verdict: the rule as it was
+    assert not c.low_confidence(Signals(ritual=0.9, dense=0.1, named=True, topic=None))
+
+
+@pytest.mark.parametrize("question", [
+    "那个专门负责倒酒的人是什么身份？",
+    "Who helps the blind musicians walk up to the hall?",
+    "为啥喝完以后要把杯子放回那个竹筐里？",
+])
+def test_lay_questions_about_the_rite_are_answered(real_retriever, question):
+    assert real_retriever.ask(question).found
+
+
+@pytest.mark.parametrize("question", [
+    "露营的时候主人要不要先给客人倒啤酒？",
+    "At a retirement party, should guests bow to their host?",
+    "生日派對上客人到了，主人要先敬酒還是先切蛋糕？",
+])
+def test_everyday_questions_in_the_rites_words_are_flagged(real_retriever, question):
+    q = real_retriever.understand(analyze(question))
+    assert real_retriever.bridge.names_ritual_term(q)  # host and guest: the rule alone would take it as the rite's
+    assert not real_retriever.ask(question).found
