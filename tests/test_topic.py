@@ -113,3 +113,19 @@ def test_everyday_questions_in_the_rites_words_are_flagged(real_retriever, quest
     q = real_retriever.understand(analyze(question))
     assert real_retriever.bridge.names_ritual_term(q)  # host and guest: the rule alone would take it as the rite's
     assert not real_retriever.ask(question).found
+
+
+def test_probability_is_the_fitted_pipelines():
+    # the model reads scikit-learn's fitted parameters term by term: the same figures as predict_proba
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.linear_model import LogisticRegression
+
+    from qa.retrieval import topic
+
+    positives, negatives = training_questions(data_dir())
+    vectorizer = TfidfVectorizer(analyzer=features, sublinear_tf=True)
+    x = vectorizer.fit_transform([*positives, *negatives])
+    fitted = LogisticRegression(C=topic.C, class_weight="balanced", max_iter=2000).fit(x, [1] * len(positives) + [0] * len(negatives))
+    texts = ["Why does the guest bow twice?", "主人為什麼要洗杯子", "婚宴上谁先敬酒", "？", "qqq zzz", "为啥为啥为啥客人客人"]
+    expected = fitted.predict_proba(vectorizer.transform(texts))[:, 1]
+    assert topic_model().probability(texts) == pytest.approx(expected, abs=1e-9)
