@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from qa.retrieval.confidence import TOPIC_VETO, TOPIC_VOUCH, Calibration, Signals
+from qa.retrieval.confidence import TOPIC_FLOOR, TOPIC_VETO, TOPIC_VOUCH, Calibration, Signals
 from qa.retrieval.query import analyze
 from qa.retrieval.topic import TABLE, VOICES, features, reads, topic_model, training_questions
 from qa.text.tables import data_dir, read_table, use_data_dir
@@ -89,6 +89,7 @@ def test_rule_reads_the_verdict():
     assert not c.low_confidence(Signals(ritual=0.9, dense=0.9, named=True, topic=0.0, itself=True))
     # at the vouch a question with little of the corpus's vocabulary is answered, never one with none
     assert not c.low_confidence(Signals(ritual=0.25, dense=0.1, topic=TOPIC_VOUCH))
+    assert not c.low_confidence(Signals(ritual=TOPIC_FLOOR, dense=0.1, topic=TOPIC_VOUCH))  # English, one glossary word
     assert c.low_confidence(Signals(ritual=0.1, dense=0.1, topic=0.99))
     assert c.low_confidence(Signals(ritual=0.25, dense=0.1, topic=TOPIC_VOUCH - 0.01))
     # no verdict: the rule as it was
