@@ -402,14 +402,25 @@ class Bridge:
         # (a term that is grammar, 所 or 者, names no topic however its gloss is spelled)
         if any(t not in _NOT_A_TOPIC for t in self.reached_glosses([r for r in runs if len(r) > 1], min_gloss=2)):
             return True
-        # a one-character term counts where it cannot be a modern word's character: standing alone in
-        # a classical question (問賓、介者何) or quoted (「旨」是什麼意思) — 「大海的詩」 names no rite
+        return self._names_one_character_term(query, runs)
+
+    def _names_one_character_term(self, query: "Query", runs: Sequence[str]) -> bool:
+        """A one-character ritual term where it cannot be a modern word's character."""
+        # standing alone in a classical question (問賓、介者何) or quoted (「旨」是什麼意思) — 「大海的詩」 names no rite
         quoted = {normalize(q) for q in _QUOTED.findall(query.text)}
         if any(len(r) == 1 and r in self.ritual_chars and (query.lang == "lzh" or r in quoted) for r in runs):
             return True
         # a ritual character modern Chinese hardly uses (磬, 篚, 俎) names its term wherever it stands,
         # unless it is a character of one of those few modern words here (果脯 of 「果脯怎么做」)
         return any(ch in self.rare_chars and not self._in_modern_word(r, i) for r in runs for i, ch in enumerate(r))
+
+    def names_own_term(self, query: "Query") -> bool:
+        """The question names something of the corpus that no everyday question says: the corpus itself beyond everyday
+        words (:meth:`names_corpus_itself` with ``everyday=False``: 旅酬, 燕禮, 鄭玄) or a one-character term where it
+        cannot be a modern word's character (「旨」 quoted, 胥 or 磬 anywhere). The topic classifier never overrules it."""
+        if self.names_corpus_itself(query, everyday=False):
+            return True
+        return self._names_one_character_term(query, [r for seg in query.segments for r in cjk_runs(seg)])
 
     def names_corpus_itself(self, query: "Query", *, everyday: bool = True) -> bool:
         """The question names the corpus beyond everyday words: a rite or commentator of it, a ritual
