@@ -39,6 +39,7 @@ from .present.render import (
     user_html,
 )
 from .present.rows import AnswerRow, RowScript, ask_row
+from .retrieval.topic import topic_model
 from .settings import Settings
 from .text.normalize import normalize_with_map
 
@@ -389,6 +390,7 @@ def serve(settings: Settings, *, retriever: "Retriever | None" = None, block: bo
         from .answering.pipeline import Retriever
 
         retriever = Retriever.load(settings=settings)
+    topic_model()  # trained on first use (about a second): now, not on the first visitor's question
     from starlette.middleware import Middleware
     from starlette.routing import Mount
 
