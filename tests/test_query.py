@@ -192,6 +192,10 @@ def test_follow_up_rule_is_documented():
         ("介受獻，何以不嚌肺、不啐酒？", "lzh"),
         ("Why does the guest say 旨?", "en"),
         ("🙂", "mixed"),
+        # Cantonese and colloquial Mandarin are modern Chinese, whatever else they lack
+        ("點解主人要自己洗杯，唔叫人幫手？", "zh-Hant"),
+        ("嗰啲樂工坐喺邊度？", "zh-Hant"),
+        ("宾拜两次是干啥", "zh-Hans"),
     ],
 )
 def test_language_guess(text, lang):

@@ -66,7 +66,10 @@ FOLLOW_UP_OPENINGS_EN: tuple[tuple[str, ...], ...] = (("and",), ("what", "about"
 #: Endings that mark an elliptical question in modern Chinese (「介呢？」).
 FOLLOW_UP_ENDINGS_ZH: tuple[str, ...] = ("呢",)
 
-_MODERN_ONLY_CHARS = frozenset("的了吗呢么们这哪吧呀啊")
+_MODERN_ONLY_CHARS = frozenset("的了吗呢么们这哪吧呀啊"
+                               # colloquial Mandarin and Cantonese (點解、邊個 questions: 嘅, 喺, 佢哋, 唔, 冇, 嗰 …),
+                               # in their matching forms too (嗰 → 𠮶, 囉 → 啰): no 文言 question writes them
+                               "啥咋嘛咱您她它俺" "嘅咩喺佢哋唔冇嗰𠮶咗啲嚟嘢噉乜嘞囉啰")
 #: A follow-up marker with a pronoun (他們) refers back even in a longer question, up to this size.
 PRONOUN_FOLLOW_UP_MAX_CJK = 16
 PRONOUN_FOLLOW_UP_MAX_WORDS = 0
