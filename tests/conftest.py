@@ -82,6 +82,23 @@ def assert_rows_name_every_unit(rows, units) -> None:
     assert all(len(row.opening) <= OPENING_CHARS for row in rows.values())
 
 
+def evaluation_question_keys() -> set[str]:
+    """Every question of every evaluation file (tests/data/questions, tests/data/*_questions.jsonl, the shared dev
+    set), lower-cased without punctuation or spaces: what a table written for the project must never repeat."""
+    here = Path(__file__).parent
+    files = [*here.glob("data/questions/*.jsonl"), *here.glob("data/*_questions.jsonl"),
+             *here.parent.parent.glob("shared/eval/dev_questions.jsonl")]
+    return {question_key(json.loads(line)["question"]) for f in files
+            for line in f.read_text(encoding="utf-8").splitlines() if line.strip()}
+
+
+def question_key(text: str) -> str:
+    """``text`` lower-cased without punctuation, symbols or spaces (how two questions are compared)."""
+    import re
+
+    return re.sub(r"[\W_]+", "", text.lower())
+
+
 def make_settings(index_dir: Path, *, seeds_dir: Path = RETRIEVAL_SEEDS, model: str = "hashing", **more) -> Settings:
     """Settings for a test index (ignores QA_* variables of the developer's shell)."""
     return Settings.from_env(env={}, seeds_dir=seeds_dir, index_dir=index_dir, model=model, **more)

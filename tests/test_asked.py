@@ -6,7 +6,7 @@ import logging
 import random
 
 import pytest
-from conftest import assert_rows_name_every_unit
+from conftest import assert_rows_name_every_unit, evaluation_question_keys, question_key
 
 from qa.corpus.renderings import UnitQuestions, opening, unit_questions, unit_questions_in
 from qa.corpus.units import LemmaUnit
@@ -121,22 +121,11 @@ def test_a_lay_question_reaches_its_unit_through_the_channel(real_retriever):
 def test_no_written_question_repeats_an_evaluation_question():
     # the written questions are document expansion, not answers to the sets the system is measured on: a
     # written question that repeats an evaluation question word for word would hand that question its unit
-    import json
-    import re
-    from pathlib import Path
-
     from qa.corpus.renderings import sentence_questions
 
-    def key(text: str) -> str:
-        return re.sub(r"[\W_]+", "", text.lower())
-
-    here = Path(__file__).parent
-    files = [*here.glob("data/questions/*.jsonl"), *here.glob("data/*_questions.jsonl"),
-             *here.parent.parent.glob("shared/eval/dev_questions.jsonl")]
-    asked = {key(json.loads(line)["question"]) for f in files for line in f.read_text(encoding="utf-8").splitlines()
-             if line.strip()}
+    asked = evaluation_question_keys()
     assert len(asked) > 1000  # every set was read
     written = [t for q in unit_questions().values() for t in (*q.en, *q.zh)]
     written += [t for q in sentence_questions().values() for t in (*q.en, *q.zh)]
-    repeats = [t for t in written if key(t) in asked]
+    repeats = [t for t in written if question_key(t) in asked]
     assert not repeats, repeats[:5]

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import json
-import re
-from pathlib import Path
-
 import pytest
+from conftest import evaluation_question_keys, question_key
 
 from qa.retrieval.confidence import TOPIC_FLOOR, TOPIC_VETO, TOPIC_VOUCH, Calibration, Signals
 from qa.retrieval.query import analyze
@@ -38,18 +35,12 @@ def test_voices_name_units_of_the_parse(real_retriever):
     assert {r.fields[0] for r in voices} == ids  # three questions for every unit, none for a unit that is gone
 
 
-def test_no_negative_repeats_an_evaluation_question():
-    # the negatives are kinds of question, not the off-topic sets the system is measured on
-    def key(text: str) -> str:
-        return re.sub(r"[\W_]+", "", text.lower())
-
-    here = Path(__file__).parent
-    files = [*here.glob("data/questions/*.jsonl"), *here.glob("data/*_questions.jsonl"),
-             *here.parent.parent.glob("shared/eval/dev_questions.jsonl")]
-    asked = {key(json.loads(line)["question"]) for f in files for line in f.read_text(encoding="utf-8").splitlines()
-             if line.strip()}
+def test_no_written_question_of_the_classifier_repeats_an_evaluation_question():
+    # the negatives and the voices are kinds of question, not the sets the system is measured on
+    asked = evaluation_question_keys()
     assert len(asked) > 1000
-    repeats = [r.fields[0] for r in read_table(TABLE) if key(r.fields[0]) in asked]
+    written = [r.fields[0] for r in read_table(TABLE)] + [r.fields[2] for r in read_table(VOICES)]
+    repeats = [t for t in written if question_key(t) in asked]
     assert not repeats, repeats[:5]
 
 

@@ -37,8 +37,14 @@ all-English question needs two words of the glossary to count as ritual vocabula
 I cook rice" has one; see ``ENGLISH_MIN_WORDS``; a glossary phrase, keep order, is one word); a
 direction or a number word (right → 右, two → 二) names no topic.
 
-A result is **confident** when it names a ritual term, when ``ritual >= RITUAL_MIN``, or when
-the dense score clears the calibrated threshold and ``ritual >= RITUAL_FLOOR`` (a paraphrase
+A sixth, ``topic``, is the probability the topic classifier (:mod:`qa.retrieval.topic`) gives a modern-language
+question of its own that it is about this corpus, and ``itself`` whether the question names a term of the corpus no
+everyday question says (:meth:`qa.retrieval.bridge.Bridge.names_own_term`: 旅酬, 「旨」 quoted, 胥; not 主人 or host).
+Below ``TOPIC_VETO`` a question that does not is never confident, however many of the rite's everyday words it
+uses (「野餐的时候主人应该先给客人倒酒吗？」); at ``TOPIC_VOUCH`` or above, ``ritual >= TOPIC_FLOOR`` is enough.
+
+A result is **confident** when it names a ritual term, when ``ritual >= RITUAL_MIN``, when the topic classifier
+vouches for it, or when the dense score clears the calibrated threshold and ``ritual >= RITUAL_FLOOR`` (a paraphrase
 in other words than the corpus's, never a question with no ritual word at all). Otherwise every hit is marked
 ``low_confidence`` and the answer says plainly that no passage answers the question.
 

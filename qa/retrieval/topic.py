@@ -16,16 +16,17 @@ is trained on
   ``sentence_questions.tsv``: about 5,200 English and modern-Chinese questions written from the corpus's own texts)
   and ``voices.tsv`` (about 900 more, three per unit, in six voices of real readers: Taiwanese and Cantonese chat,
   first-person and broken English, search-box Chinese, mainland chat);
-* negatives: ``everyday.tsv`` (about 1,800 questions on today's manners in the banquet's words and on every other
-  subject, written from briefs of kinds) and ``offtopic.tsv``.
+* negatives: ``everyday.tsv`` (about 3,000 questions on today's manners in the banquet's words, on the feasts of other
+  ages and peoples and on every other subject, some in the same six voices, written by ten helper sessions from
+  briefs of kinds) and ``offtopic.tsv``.
 
-None of them comes from an evaluation set. It is trained on first use, once per data directory (well under a second;
-deterministic), and never stored in an index: it reads nothing an index holds.
+None of them comes from an evaluation set. It is trained on first use, once per data directory (about a second with
+scikit-learn's import; deterministic), and never stored in an index: it reads nothing an index holds.
 
 It gives no verdict (None) where it has not learnt to read: a classical question (nothing of its training is
 文言; those questions name their terms), a follow-up (its topic is the turn before), or a corpus the written
 questions do not cover (:attr:`qa.retrieval.asked.AskedIndex.usable`). How the confidence rule weighs its
-probability: ``TOPIC_VETO`` and ``TOPIC_VOUCH`` in :mod:`qa.retrieval.confidence`.
+probability: ``TOPIC_VETO``, ``TOPIC_VOUCH`` and ``TOPIC_FLOOR`` in :mod:`qa.retrieval.confidence`.
 """
 
 from __future__ import annotations
