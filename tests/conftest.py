@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import tomllib
@@ -94,8 +95,6 @@ def evaluation_question_keys() -> set[str]:
 
 def question_key(text: str) -> str:
     """``text`` lower-cased without punctuation, symbols or spaces (how two questions are compared)."""
-    import re
-
     return re.sub(r"[\W_]+", "", text.lower())
 
 

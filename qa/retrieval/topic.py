@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,7 +43,7 @@ import numpy as np
 from ..corpus.renderings import sentence_questions_in, unit_questions_in
 from ..text.normalize import normalize
 from ..text.tables import data_dir, per_directory, read_table
-from ..text.tokens import cjk_runs
+from ..text.tokens import WORD, char_ngrams, cjk_runs
 from .shadow import english_key
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -61,17 +60,13 @@ VOICES = "voices.tsv"
 C = 4.0
 #: Fewer positives or negatives than this and there is no classifier (a fixture's data directory).
 MIN_EXAMPLES = 50
-_WORD = re.compile(r"[a-z0-9]+")
 
 
 def features(text: str) -> list[str]:
     """The classifier's terms of ``text``: normalized characters and character bigrams of its CJK runs, and its
     English words (stemmed, ``w:``) and word pairs (``b:``)."""
-    out: list[str] = []
-    for run in cjk_runs(normalize(text)):
-        out.extend(run)
-        out.extend(run[i : i + 2] for i in range(len(run) - 1))
-    words = [english_key(w) for w in _WORD.findall(text.lower())]
+    out = [term for run in cjk_runs(normalize(text)) for term in char_ngrams(run)]
+    words = [english_key(w) for w in WORD.findall(text.lower())]
     out.extend("w:" + w for w in words)
     out.extend(f"b:{a}_{b}" for a, b in zip(words, words[1:]))
     return out
@@ -149,12 +144,13 @@ def reads(query: "Query") -> bool:
 
 def topic_probabilities(queries: Sequence["Query"]) -> list[float | None]:
     """P(about this corpus) of each query the classifier reads (:func:`reads`), None for the others."""
-    model = topic_model()
-    read = [i for i, q in enumerate(queries) if reads(q)] if model is not None else []
     out: list[float | None] = [None] * len(queries)
-    if model is not None and read:
-        for i, p in zip(read, model.probability([queries[i].text for i in read])):
-            out[i] = float(p)
+    model = topic_model()
+    if model is None:
+        return out
+    read = [i for i, q in enumerate(queries) if reads(q)]
+    for i, p in zip(read, model.probability([queries[i].text for i in read])):
+        out[i] = float(p)
     return out
 
 
