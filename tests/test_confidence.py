@@ -151,6 +151,40 @@ def test_a_loose_quotation_writing_a_term_only_the_rite_uses_quotes_the_corpus(r
     assert real_retriever.bridge.quotes_elsewhere(real_retriever.understand(analyze("「學而時習之，不亦說乎」，何謂也？")))
 
 
+def test_a_quoted_set_phrase_is_no_other_text(real_retriever):
+    """「一醉方休」 is a set phrase of the language (CC-CEDICT has it) the asker uses, not a text quoted."""
+    understood = lambda t: real_retriever.understand(analyze(t))  # noqa: E731
+    assert not real_retriever.bridge.quotes_elsewhere(understood("燕禮上真的要喝到「一醉方休」嗎？"))
+    assert real_retriever.bridge.quotes_elsewhere(understood("「學而時習之」何謂也？"))
+
+
+@pytest.mark.parametrize("question, other", [
+    ("《詩經》裡的〈伐檀〉在說什麼？", True),  # a poem the corpus never mentions
+    ("《紅樓夢》裡的宴會誰坐上座？", True),
+    ("〈鹿鳴〉是什麼樣的詩？", False),  # sung in both rites
+    ("《儀禮注疏》怎麼解釋燕禮的主人？", False),  # the corpus itself, and a rite of it
+    ("《儀禮經傳通解》怎麼說？", False),  # a work on the 儀禮: its nearest passages are the corpus's
+])
+def test_a_work_the_corpus_never_mentions_is_another_text(real_retriever, question, other):
+    assert real_retriever.bridge.names_other_work(real_retriever.understand(analyze(question))) is other
+    if other:
+        assert not real_retriever.ask(question).found
+
+
+@pytest.mark.parametrize("question, classic", [
+    ("經或言坐，或言跪，何別？", True),
+    ("經文為何不言主人之服？", True),
+    ("《孝經》云何？", False),  # another classic, by its name
+    ("詩經云何", False),
+])
+def test_a_question_on_the_jing_itself_names_the_corpus(real_retriever, question, classic):
+    q = real_retriever.understand(analyze(question))
+    assert real_retriever.bridge.refers_to_classic(q) is classic
+    if classic:
+        assert real_retriever.bridge.names_ritual_term(q)
+        assert real_retriever.ask(question).found
+
+
 @pytest.mark.parametrize("question", [
     "今人行旅酬否？",  # 旅酬 is no everyday word: it names the corpus
     "鄭云如讀若今之若，何謂？",  # 今之 inside a quotation of the 注 places nothing in today's world

@@ -196,11 +196,28 @@ def test_follow_up_rule_is_documented():
         ("點解主人要自己洗杯，唔叫人幫手？", "zh-Hant"),
         ("嗰啲樂工坐喺邊度？", "zh-Hant"),
         ("宾拜两次是干啥", "zh-Hans"),
+        # modern Chinese without particles: a word only modern Chinese writes, an A-not-A question, 裡
+        ("家里来了客人，茶倒几分满才算有礼貌？", "zh-Hans"),
+        ("主人先喝还是客人先喝，算不算失礼", "zh-Hans"),
+        ("堂上那個席子裡坐誰", "zh-Hant"),
+        ("經或言讓，或言辭，何別？", "lzh"),
     ],
 )
 def test_language_guess(text, lang):
     assert detect_lang(text) == lang
     assert analyze(text).lang == lang
+
+
+def test_modern_words_of_the_language_guess_are_not_the_corpus_s(real_retriever):
+    # a word that marks modern Chinese must never occur in the corpus, or a question quoting it would be modern
+    from qa.retrieval import query
+
+    assert not [w for w in query._MODERN_WORDS if w in real_retriever.bridge.text]
+
+
+def test_a_possessive_does_not_hide_the_work_named():
+    assert analyze("What does the Zhouli's office of the Great Steward do?").other_rites == ("周禮",)
+    assert analyze("In the Liji's Monthly Ordinances, what is done in spring?").other_rites == ("禮記",)
 
 
 # ── classical openings, colloquial frames, rites the corpus lacks, follow-ups that are new questions ──

@@ -85,6 +85,11 @@ def test_rule_reads_the_verdict():
     assert c.low_confidence(Signals(ritual=0.25, dense=0.1, topic=TOPIC_VOUCH - 0.01))
     # no verdict: the rule as it was
     assert not c.low_confidence(Signals(ritual=0.9, dense=0.1, named=True, topic=None))
+    # a question naming the rite only in everyday words needs the vouch; below it, the share or the dense side
+    assert c.low_confidence(Signals(ritual=0.3, dense=0.1, named=True, topic=TOPIC_VOUCH - 0.01))
+    assert not c.low_confidence(Signals(ritual=0.5, dense=0.1, named=True, topic=TOPIC_VOUCH - 0.01))
+    assert not c.low_confidence(Signals(ritual=0.3, dense=0.1, named=True, topic=TOPIC_VOUCH))
+    assert not c.low_confidence(Signals(ritual=0.3, dense=0.1, named=True, topic=TOPIC_VOUCH - 0.01, itself=True))
 
 
 @pytest.mark.parametrize("question", [

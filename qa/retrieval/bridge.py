@@ -90,6 +90,12 @@ _MARKED_WORD = re.compile(r"""[\"'‘“(（]\s*([A-Za-z]+)\s*[\"'’”)）]"""
 #: when it quotes the corpus (a reader's quotation may differ in a character or two, never in four running).
 _QUOTATION = re.compile(r"[「『“\"]([^」』”\"]+)[」』”\"]")
 QUOTE_CHARS = 4
+#: A work named in title marks (《史記》, 〈碩鼠〉, 《禮記·昏義》: each part between ·).
+_TITLE = re.compile(r"[《〈]([^》〉]+)[》〉]")
+_TITLE_PARTS = re.compile(r"[·・．.]")
+#: The classic itself named as such, 經 opening a clause or after 的/此/本 (經云, 經或言, 此經, 經文), not the end
+#: of another classic's name (詩經, 孝經, 《道德經》).
+_THE_CLASSIC = re.compile(r"(?:^|[\s，。、；：？！「」『』“”（）,.;:?!的此本])(?:經|经)(?=[云言曰或文中所既上下不何])")
 #: The kind of ``modern.tsv`` word that frames a question in the present (今人, 如今, nowadays).
 TODAY = "time"
 #: The kind of ``modern.tsv`` word that frames a question in the present only when it opens it (现在…).
@@ -336,14 +342,36 @@ class Bridge:
         elsewhere = False
         for quoted in _QUOTATION.findall(query.text):
             run = "".join(cjk_runs(normalize(quoted)))
-            if len(run) < QUOTE_CHARS:
-                continue
+            if len(run) < QUOTE_CHARS or run in self.dictionary:
+                continue  # too short to tell, or a set phrase of the everyday language (「不醉不归」), not a text
             if self._shares_run(run):
                 return False  # it quotes the corpus (too)
             if any(t not in self.dictionary for t in self._ritual_terms_in([run])):
                 return False  # a loose quotation of the corpus: it writes a term only the rite uses (「在堂廉鋪席」)
             elsewhere = True
         return elsewhere
+
+    def about_other_text(self, query: "Query") -> bool:
+        """The question is about another text than the corpus: it quotes one (:meth:`quotes_elsewhere`) or names
+        one in title marks (:meth:`names_other_work`). The confidence rule's ``elsewhere`` signal."""
+        return self.quotes_elsewhere(query) or self.names_other_work(query)
+
+    def names_other_work(self, query: "Query") -> bool:
+        """The question names a work in title marks that the corpus never mentions (《史記》, 《詩經》的〈碩鼠〉,
+        《禮記·昏義》: a part absent from the corpus) and names no rite or commentator of the corpus: it is about
+        that work. A title holding the classic's own name (《儀禮注疏》, 《仪礼析疑》) is the corpus."""
+        if not self.text or query.rites or query.layers:
+            return False
+        for title in _TITLE.findall(query.text):
+            for part in _TITLE_PARTS.split(title):
+                norm = "".join(cjk_runs(normalize(part)))
+                if norm and norm not in self.text and "仪礼" not in norm:
+                    return True
+        return False
+
+    def refers_to_classic(self, query: "Query") -> bool:
+        """The question speaks of the 經 itself (「經或言讓，或言辭」, 經云, 此經) and names no other work in title marks."""
+        return bool(_THE_CLASSIC.search(query.text)) and not self.names_other_work(query)
 
     def _shares_run(self, text: str) -> bool:
         """Whether ``text`` (normalized) shares a run of QUOTE_CHARS characters with the corpus."""
@@ -369,7 +397,7 @@ class Bridge:
         """The question itself writes a ritual term of the corpus (樂正, 玄酒, 旅酬; a one-character
         one standing alone in a classical question or quoted: 賓, 「介」), two words the glossary maps
         (guest and cup; 乐师 and 喝酒), or names a rite or commentator of the corpus."""
-        if query.rites or query.layers:
+        if query.rites or query.layers or self.refers_to_classic(query):
             return True
 
         # in English: at least two different words the glossary knows as ritual vocabulary (guest,
@@ -427,7 +455,7 @@ class Bridge:
         term of two or more characters in its own words (旅酬, 樂正), or a compound in pinyin (xuanjiu).
         With ``everyday=False`` a ritual term that is also a modern word (主人, 飲酒: CC-CEDICT has it) does not count."""
         rites = bool(query.rites) if everyday else self._names_rite_itself(query)
-        if rites or query.layers or any(len(t) > 1 for t in self.pinyin_terms(query)):
+        if rites or query.layers or self.refers_to_classic(query) or any(len(t) > 1 for t in self.pinyin_terms(query)):
             return True
         runs = [r for seg in query.segments for r in cjk_runs(seg)]
         if everyday:

@@ -70,6 +70,12 @@ _MODERN_ONLY_CHARS = frozenset("的了吗呢么们这哪吧呀啊"
                                # colloquial Mandarin and Cantonese (點解、邊個 questions: 嘅, 喺, 佢哋, 唔, 冇, 嗰 …),
                                # in their matching forms too (嗰 → 𠮶, 囉 → 啰): no 文言 question writes them
                                "啥咋嘛咱您她它俺" "嘅咩喺佢哋唔冇嗰𠮶咗啲嚟嘢噉乜嘞囉啰")
+#: Words of modern Chinese only (normalized; none occurs in the corpus, tests/test_query.py): a question without
+#: particles or scaffolding that writes one is modern all the same (「朋友来家里喝茶，主人倒茶倒几分满才算礼貌？」).
+_MODERN_WORDS = ("大概", "一共", "比较", "多久", "几分", "几岁", "才算", "要是", "难道", "最后", "出去", "家里", "一下",
+                 "跟谁", "跟着", "时候", "为啥", "干嘛", "哪些", "一点", "有点", "应该", "是不是")
+#: An A-not-A question (算不算, 要不要, 能不能): modern Chinese asks yes-or-no so, 文言 with 否 or 乎.
+_A_NOT_A = re.compile(r"([\u3400-\u9fff])不\1")
 #: A follow-up marker with a pronoun (他們) refers back even in a longer question, up to this size.
 PRONOUN_FOLLOW_UP_MAX_CJK = 16
 PRONOUN_FOLLOW_UP_MAX_WORDS = 0
@@ -347,7 +353,8 @@ def detect_lang(text: str) -> str:
     simp = sum(1 for ch in cjk if s2t.convert(ch) != ch)
     norm = normalize(text)
     sc = scaffolding()
-    modern = any(p in norm for p in sc.zh if len(p) > 1 and p != "说") or any(ch in _MODERN_ONLY_CHARS for ch in norm)
+    modern = (any(p in norm for p in sc.zh if len(p) > 1 and p != "说") or any(ch in _MODERN_ONLY_CHARS for ch in norm)
+              or any(w in norm for w in _MODERN_WORDS) or bool(_A_NOT_A.search(norm)) or "裡" in text)
     if not modern:
         return "lzh"
     return "zh-Hans" if simp > trad else "zh-Hant"
@@ -425,6 +432,8 @@ def other_rites(norm: str, words: Sequence[str]) -> list[str]:
 #: Words for a layer or a view that name no topic once a commentator is named (賈公彥的「疏」, 方苞的「看法」).
 LAYER_WORDS = frozenset({"注", "疏", "注疏", "说法", "看法", "观点", "意见", "解释", "见解"})
 _HYPHEN = re.compile(r"(?<=[A-Za-z])[-‐‑–](?=[A-Za-z])")
+#: An English possessive ending ("the Liji's", "Zheng Xuan's", "the guest’s"): the name is the word before it.
+_POSSESSIVE = re.compile(r"(?<=[A-Za-z])['’]s\b")
 #: A classical prompt's opening 「問」 (問玄酒在西者何): scaffolding only at the very start.
 _ASK_OPENING = ("問", "问")
 
@@ -510,7 +519,8 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
     context: tuple[str, ...] = ()
     recent = [h for h in history if isinstance(h, str) and clean(h).strip()]  # the caller bounds it (Settings.history_turns)
     norm = normalize(matched)
-    outside = other_rites(norm, [s.lower() for k, s in parts if k == "word"])
+    # "the Liji's Monthly Ordinances": a possessive ending is no part of the work's name (lijis is none)
+    outside = other_rites(norm, [s.lower() for k, s in pieces(_POSSESSIVE.sub("", _HYPHEN.sub(" ", matched))) if k == "word"])
     # a question that names a rite is about it, unless it says it follows on (那燕禮呢？)
     standalone = bool(rites or outside) and not has_follow_up_marker(parts)
     if recent and not standalone and is_follow_up(parts, content_cjk, content_words):

@@ -358,7 +358,7 @@ class HybridRetriever:
             lex_ps = {self.units[u].id: ps for u, _, ps in lex.units}
             den_ps = {self.units[u].id: ps for u, _, ps in den.units}
             signals = Signals(ritual=share, dense=den.top, named=self.named(q, foreign),
-                              elsewhere=self.bridge.quotes_elsewhere(q), modern=self.bridge.modern_setting(q),
+                              elsewhere=self.bridge.about_other_text(q), modern=self.bridge.modern_setting(q),
                               topic=topic, itself=self.bridge.names_own_term(q))
             low = self.calibration.low_confidence(signals)
             hits = []
