@@ -31,6 +31,20 @@ def test_readings_without_tones():
     assert d.readings("宾") == ("bin",) and d.readings("客人") == ()  # characters only
     assert pinyin_key("lǚ chóu") == pinyin_key("lu:3 chou2") == pinyin_key("lvchou") == "luchou"
     assert d.is_english("guests") and not d.is_english("bin")
+    assert d.toned("召") == ("shao4", "zhao4") and d.toned("客人") == ()  # and with their tones
+
+
+def test_homophone_slips_are_read_as_the_term(real_retriever):
+    """A pinyin keyboard's slip (司政 for 司正, 乐证 for 乐正: same sound, same tones, a character shared) is read
+    as the term; a run that is grammar (几首 "how many songs" is not 稽首), a dictionary word (公式), a ritual
+    character of its own (祭肺 is not 嚌肺) or another tone (宾接 is not 宾介) is no slip."""
+    b: Bridge = real_retriever.bridge
+    assert b.slips(analyze("乐证到底是谁？")) == ("乐正",)
+    assert b.slips(analyze("为什么突然要立个司政出来？")) == ("司正",)
+    q = real_retriever.understand(analyze("为什么突然要立个司政出来？"))
+    assert "司正" in q.expansions  # matched as the term itself
+    for text in ("合乐一共唱了几首？", "宾接过来不喝", "公式怎么推导", "乡饮酒祭肺言缭", "主人为什么要洗杯子"):
+        assert b.slips(analyze(text)) == (), text
 
 
 def test_pinyin_spells_ritual_terms(real_retriever):

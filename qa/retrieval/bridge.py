@@ -1,6 +1,6 @@
 """The bridge from people's words to the corpus's terms, built once per open index.
 
-Three real lexical resources, in this order (the curated glossary has already run in
+Real lexical resources, in this order (the curated glossary has already run in
 :func:`qa.retrieval.query.analyze`):
 
 1. **CC-CEDICT, English → characters** (:mod:`qa.text.cedict`): an English content word the
@@ -14,6 +14,8 @@ Three real lexical resources, in this order (the curated glossary has already ru
    (玄酒, 旅酬; 旨 觯 至), composed character by character from the dictionary's readings, since
    CC-CEDICT lists few of the corpus's compounds (the 經's recurring pairs and the names its lists
    give, 鹿鳴 of 「工歌鹿鳴、四牡」, are spellable too); a reader who writes pinyin names the term;
+   the same readings, with their tones, catch a Chinese question's homophone slip of a pinyin keyboard
+   (司政 for 司正, 旅筹 for 旅酬: :meth:`Bridge.slips`), which BM25 then matches as the term itself;
 4. **the corpus's own glosses** (:mod:`qa.retrieval.glosses`, 「X，Y也」 in the 注 and 疏): a
    question whose words (or the terms of 1 and 2) reach a gloss Y reaches its term X
    (美 → 旨, 召 → 速, 扶 + 工 → 相).
@@ -39,7 +41,7 @@ from ..text.lexicon import glossary, modern_table, other_rites_table, rites_tabl
 from ..text.normalize import normalize
 from ..text.tokens import WORD, bigrams, cjk_runs, fold_latin
 from .glosses import Gloss, mine_glosses
-from .query import _english, english_names, glossary_matches, glossary_zh_matches, names_in
+from .query import _MODERN_ONLY_CHARS, _english, english_names, glossary_matches, glossary_zh_matches, names_in
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..corpus.units import LemmaUnit
@@ -102,6 +104,10 @@ TODAY = "time"
 NOW = "now"
 #: One-character glossary terms that are directions, numbers or grammar: never a named topic alone.
 _NOT_A_TOPIC = frozenset("东西南北上下左右前后中内外间一二三四五六七八九十百两再者与所从即既他某误之其而以于为不曰贰")
+#: Characters a homophone slip never writes in place of a ritual term's (grammar, numbers, measure words,
+#: Cantonese and colloquial particles): 几首 is "how many songs", not 稽首.
+_NO_SLIP = _PHRASING | _NOT_A_TOPIC | frozenset("几只个些两") | _MODERN_ONLY_CHARS
+
 #: A one-character ritual term that CC-CEDICT puts in at most this many words of two or more
 #: characters (磬 2, 篚 0, 俎 3, 笙 8) is no modern word's character: written anywhere, it names the
 #: term (「为什么要敲磬？」). 賓 (42), 酒 (226) are too common in modern words for that (宾馆, 红酒).
@@ -265,6 +271,35 @@ class Bridge:
                 i += 1
         return out
 
+    def slips(self, query: "Query") -> tuple[str, ...]:
+        """The ritual terms a Chinese question types with a pinyin keyboard's homophone slip (司政 for 司正, 旅筹 for
+        旅酬): a run of two to four characters that is neither in the corpus nor a word of CC-CEDICT, reads as a
+        ritual term of the corpus of its length, tones and all, and differs from it only where it writes no
+        character that is grammar (几首 is not 稽首, 只酒 not 旨酒) or a ritual term itself (祭肺 is not 嚌肺)."""
+        out: list[str] = []
+        for run in (r for seg in query.segments if not seg.isascii() for r in cjk_runs(seg)):
+            for n in range(min(4, len(run)), 1, -1):
+                for i in range(len(run) - n + 1):
+                    typed = run[i : i + n]
+                    if typed in self.dictionary or typed in self.text or len(set(typed) & _NO_SLIP) > 0:
+                        continue
+                    sounds: set[str] | None = None
+                    for reading in islice(product(*(self.dictionary.readings(ch) for ch in typed)), MAX_READINGS):
+                        for term in self.by_reading.get("".join(reading), ()):
+                            if len(term) != n or term not in self.ritual_terms or term in out:
+                                continue
+                            changed = [b for a, b in zip(term, typed) if a != b]
+                            if len(changed) == n or any(ch in self.ritual_chars for ch in changed):
+                                continue
+                            sounds = self._toned(typed) if sounds is None else sounds
+                            if sounds & self._toned(term):
+                                out.append(term)
+        return tuple(out)
+
+    def _toned(self, text: str) -> set[str]:
+        """The readings of ``text`` with tones (CC-CEDICT's, at most MAX_READINGS)."""
+        return {"".join(r) for r in islice(product(*(self.dictionary.toned(ch) for ch in text)), MAX_READINGS)}
+
     def reached_glosses(self, words: Sequence[str], min_gloss: int = 1) -> list[str]:
         """Terms whose corpus gloss the given words reach (美 → 旨; 扶…工 → 相), most specific gloss first;
         only glosses of at least ``min_gloss`` characters."""
@@ -320,6 +355,8 @@ class Bridge:
         # the reader wrote the term itself, in pinyin: BM25 matches it; an ambiguous syllable's
         # characters (zhi: 旨 觯 至) also count as guesses when sentences are chosen
         guessed = tuple(dict.fromkeys(t for r in readings if len(r) > 1 for t in r))
+        # a term typed with a homophone slip (司政 → 司正) is matched as the term itself
+        spelled += tuple(t for t in self.slips(query) if t not in query.expansions and t not in spelled)
         if spelled:
             query = replace(query, expansions=(*query.expansions, *spelled))
         extra = tuple(dict.fromkeys((*self.bridge(query), *guessed)))

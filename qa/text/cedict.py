@@ -56,10 +56,15 @@ class Cedict:
     #: character → how many headwords of two or more characters hold it: how much modern Chinese
     #: builds words with it (水 673, 酒 226, 賓 42; 磬 2, 篚 0)
     compounds_of: dict[str, int] = field(default_factory=dict)
+    toned_of: dict[str, tuple[str, ...]] = field(default_factory=dict)  # character → readings with tone (zheng4)
 
     def readings(self, char: str) -> tuple[str, ...]:
         """The readings of one (simplified) character without tones (旨 → zhi; 乐 → le, yue, yao)."""
         return self.readings_of.get(char, ())
+
+    def toned(self, char: str) -> tuple[str, ...]:
+        """The readings of one (simplified) character with their tone numbers (正 → zheng1, zheng4)."""
+        return self.toned_of.get(char, ())
 
     def is_english(self, word: str) -> bool:
         """Whether ``word`` is an English word some sense of the dictionary uses (bin, gong, she are)."""
@@ -105,6 +110,7 @@ def parse(lines) -> Cedict:
     senses_of: dict[str, list[str]] = {}
     by_english: dict[str, list[str]] = {}
     readings_of: dict[str, list[str]] = {}
+    toned_of: dict[str, list[str]] = {}
     for line in lines:
         if not line or line.startswith("#"):
             continue
@@ -118,6 +124,7 @@ def parse(lines) -> Cedict:
         pinyin, _, gloss = rest.partition("] ")
         if len(simp) == 1:  # a surname's reading is a reading too (曾 zeng)
             readings_of.setdefault(simp, []).append(pinyin_key(pinyin))
+            toned_of.setdefault(simp, []).append(pinyin.lower().replace("u:", "u").replace(" ", ""))
         if pinyin[:1].isupper():  # a proper name: surname, place, person
             continue
         senses = [s.strip().lower() for s in gloss.strip().strip("/").split("/") if s.strip()]
@@ -133,6 +140,7 @@ def parse(lines) -> Cedict:
         {k: tuple(dict.fromkeys(v)) for k, v in by_english.items()},
         {k: tuple(dict.fromkeys(v)) for k, v in readings_of.items()},
         dict(compounds),
+        {k: tuple(dict.fromkeys(v)) for k, v in toned_of.items()},
     )
 
 
