@@ -158,7 +158,8 @@ def test_a_layer_word_after_a_commentator_is_no_topic():
 # ── follow-ups ─────────────────────────────────────────────────────────────────
 
 
-@pytest.mark.parametrize("follow_up", ["那介呢？", "介呢？", "and the 介?", "What about the 介?", "為什麼？"])
+@pytest.mark.parametrize("follow_up", ["那介呢？", "介呢？", "and the 介?", "What about the 介?", "為什麼？",
+                                       "ok, and where does the 介 sit?", "Thanks! What about the 介?", "明白了，那介站哪？"])
 def test_elliptical_follow_up_carries_the_previous_terms(follow_up):
     q = analyze(follow_up, history=["賓為什麼告旨？"])
     assert "告旨" in q.context
@@ -174,6 +175,16 @@ def test_standalone_question_ignores_history():
     q = analyze("主人酬賓的時候為什麼先自己飲酒？", history=["賓為什麼告旨？"])
     assert q.context == ()
     assert analyze("那介呢？").context == ()
+
+
+def test_an_acknowledgement_alone_makes_no_follow_up():
+    # "ok" or 「好的」 before a question of its own leaves it standing alone
+    assert analyze("Ok. Why does the host wash the cup before the toast?", history=["賓為什麼告旨？"]).context == ()
+    assert analyze("好的，鄉飲酒禮的主人為什麼要洗爵？", history=["賓為什麼告旨？"]).context == ()
+
+
+def test_fang_shi_is_fang_bao():
+    assert analyze("燕則卿無俎，方氏何以說之？").layers == ("xiyi",)
 
 
 def test_follow_up_rule_is_documented():

@@ -63,6 +63,11 @@ FOLLOW_UP_MAX_WORDS = 3
 #: Openings (normalized) that mark a follow-up: 那介呢 / 然則介何如 / and the 介? / what about …
 FOLLOW_UP_OPENINGS_ZH: tuple[str, ...] = ("那么", "那", "然则", "则", "又", "还有", "至于", "那如果")
 FOLLOW_UP_OPENINGS_EN: tuple[tuple[str, ...], ...] = (("and",), ("what", "about"), ("how", "about"), ("then",))
+#: A reply's opening that says nothing yet ("ok, and the 介?", 「好，那介呢？」): a follow-up marker may come after it.
+ACKNOWLEDGEMENTS_EN = frozenset({"ok", "okay", "oh", "ah", "hmm", "um", "right", "alright", "yes", "yeah", "well",
+                                 "thanks", "thank", "you", "great", "cool", "got", "it", "i", "see"})
+ACKNOWLEDGEMENTS_ZH = frozenset({"好", "好的", "嗯", "哦", "噢", "喔", "哦哦", "嗯嗯", "明白", "明白了", "了解", "懂了",
+                                 "谢谢", "原来如此", "原来是这样"})
 #: Endings that mark an elliptical question in modern Chinese (「介呢？」).
 FOLLOW_UP_ENDINGS_ZH: tuple[str, ...] = ("呢",)
 
@@ -370,7 +375,8 @@ def is_follow_up(pieces: list[tuple[str, str]], content_cjk: int, content_words:
     (「為什麼？」, "why?"), when it opens with a follow-up marker and holds a pronoun (那他們…;
     up to PRONOUN_FOLLOW_UP_MAX_CJK characters), or when it opens with a follow-up marker (那, 那麼, 然則, 則, 又,
     還有, 至於; and, what about, how about, then) or ends with 呢, and what is left is short
-    (at most FOLLOW_UP_MAX_CJK characters and FOLLOW_UP_MAX_WORDS English content words).
+    (at most FOLLOW_UP_MAX_CJK characters and FOLLOW_UP_MAX_WORDS English content words). An acknowledgement
+    the reply opens with ("ok, and …", "thanks! what about …", 「明白了，那…」) is passed over to find the marker.
     The previous question's terms are then carried over as ``context``, which the lexical
     index weighs lower than the question's own terms, so the new subject (介) leads.
     """
@@ -382,6 +388,7 @@ def is_follow_up(pieces: list[tuple[str, str]], content_cjk: int, content_words:
         return True  # 「那他們最後什麼時候才能喝上？」: who 他們 are, the turn before says
     if content_cjk > FOLLOW_UP_MAX_CJK or content_words > FOLLOW_UP_MAX_WORDS:
         return False
+    pieces = _after_acknowledgement(pieces)
     first_cjk = next((s for k, s in pieces if k == "cjk"), "")
     last_cjk = next((s for k, s in reversed(pieces) if k == "cjk"), "")
     words = [s for k, s in pieces if k == "word"]
@@ -394,8 +401,18 @@ def is_follow_up(pieces: list[tuple[str, str]], content_cjk: int, content_words:
     return False
 
 
+def _after_acknowledgement(pieces: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``pieces`` less the acknowledgements they open with ("ok", "thanks", 「好」, 「明白了」), unless that is all."""
+    i = 0
+    while i < len(pieces) and (pieces[i][1] in ACKNOWLEDGEMENTS_ZH if pieces[i][0] == "cjk" else pieces[i][1] in ACKNOWLEDGEMENTS_EN):
+        i += 1
+    return pieces[i:] if i < len(pieces) else pieces
+
+
 def has_follow_up_marker(pieces: list[tuple[str, str]]) -> bool:
-    """The question opens with a follow-up marker (那, 然則, and, what about …) or ends with 呢."""
+    """The question opens with a follow-up marker (那, 然則, and, what about …; after an acknowledgement, "ok, and …",
+    「好，那…」) or ends with 呢."""
+    pieces = _after_acknowledgement(pieces)
     if not pieces:
         return False
     first_cjk = next((s for k, s in pieces if k == "cjk"), "")
