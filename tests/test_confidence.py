@@ -151,6 +151,14 @@ def test_a_loose_quotation_writing_a_term_only_the_rite_uses_quotes_the_corpus(r
     assert real_retriever.bridge.quotes_elsewhere(real_retriever.understand(analyze("「學而時習之，不亦說乎」，何謂也？")))
 
 
+def test_the_lord_called_the_boss_is_still_the_rite(real_retriever):
+    # "boss" alone sets no question in today's world when the question is plainly about the lord
+    question = "Why does the lord bow back to his ministers when they bow to him? Isn't he the boss?"
+    assert real_retriever.bridge.modern_kinds(real_retriever.understand(analyze(question))) == {"work"}
+    assert real_retriever.ask(question).found
+    assert not real_retriever.ask("How deep should I bow to my boss at the company dinner?").found
+
+
 def test_a_quoted_set_phrase_is_no_other_text(real_retriever):
     """「一醉方休」 is a set phrase of the language (CC-CEDICT has it) the asker uses, not a text quoted."""
     understood = lambda t: real_retriever.understand(analyze(t))  # noqa: E731

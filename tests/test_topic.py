@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from conftest import evaluation_question_keys, question_key
 
-from qa.retrieval.confidence import TOPIC_FLOOR, TOPIC_VETO, TOPIC_VOUCH, Calibration, Signals
+from qa.retrieval.confidence import TOPIC_FLOOR, TOPIC_SURE, TOPIC_VETO, TOPIC_VOUCH, Calibration, Signals
 from qa.retrieval.query import analyze
 from qa.retrieval.topic import TABLE, VOICES, features, reads, topic_model, training_questions
 from qa.text.tables import data_dir, read_table, use_data_dir
@@ -85,6 +85,11 @@ def test_rule_reads_the_verdict():
     assert c.low_confidence(Signals(ritual=0.25, dense=0.1, topic=TOPIC_VOUCH - 0.01))
     # no verdict: the rule as it was
     assert not c.low_confidence(Signals(ritual=0.9, dense=0.1, named=True, topic=None))
+    # a modern setting made by work words alone (boss, 老闆) yields to a classifier sure of the question; no other does
+    assert not c.low_confidence(Signals(ritual=0.5, dense=0.5, named=True, modern=True, figurative=True, topic=TOPIC_SURE))
+    assert c.low_confidence(Signals(ritual=0.5, dense=0.5, named=True, modern=True, figurative=True, topic=TOPIC_SURE - 0.01))
+    assert c.low_confidence(Signals(ritual=0.5, dense=0.5, named=True, modern=True, topic=1.0))  # nowadays, 如今
+    assert c.low_confidence(Signals(ritual=0.5, dense=0.5, named=True, modern=True, figurative=True, topic=None))
     # a question naming the rite only in everyday words needs the vouch; below it, the share or the dense side
     assert c.low_confidence(Signals(ritual=0.3, dense=0.1, named=True, topic=TOPIC_VOUCH - 0.01))
     assert not c.low_confidence(Signals(ritual=0.5, dense=0.1, named=True, topic=TOPIC_VOUCH - 0.01))

@@ -102,6 +102,8 @@ _THE_CLASSIC = re.compile(r"(?:^|[\s，。、；：？！「」『』“”（�
 TODAY = "time"
 #: The kind of ``modern.tsv`` word that frames a question in the present only when it opens it (现在…).
 NOW = "now"
+#: The kind of ``modern.tsv`` word a reader may also use of the rite's own people (the lord as "the boss", 老闆).
+WORK = "work"
 #: One-character glossary terms that are directions, numbers or grammar: never a named topic alone.
 _NOT_A_TOPIC = frozenset("东西南北上下左右前后中内外间一二三四五六七八九十百两再者与所从即既他某误之其而以于为不曰贰")
 #: Characters a homophone slip never writes in place of a ritual term's (grammar, numbers, measure words,
@@ -522,6 +524,11 @@ class Bridge:
         """The question is set in today's world (``qa/data/modern.tsv``: 公司, 老闆, boss, podcast …) and
         names nothing of the corpus itself (:meth:`names_corpus_itself`): it asks how people behave now,
         however many of the rite's words it borrows (敬酒, host, guest, bow)."""
+        return bool(self.modern_kinds(query))
+
+    def modern_kinds(self, query: "Query") -> set[str]:
+        """The kinds of ``modern.tsv`` word (work, time, place …) that set the question in today's world
+        (:meth:`modern_setting`); empty when none does."""
         found = names_in(modern_table(), query.norm, WORD.findall(query.norm))
         if TODAY in found and not self._says_today(query):
             found.remove(TODAY)  # only inside a quotation of the corpus
@@ -530,7 +537,7 @@ class Bridge:
             found.remove(NOW)  # 现在 that does not open the question (after 请问) is as often "still" (现在还能看到吗) as today's world
         # today's world: a ritual term that is also an everyday word (主人, 飲酒, 賓客: a CC-CEDICT word; a
         # "banquet") does not make the question about the corpus, only a term the dictionary does not know
-        return bool(found) and not self.names_corpus_itself(query, everyday=False)
+        return set(found) if found and not self.names_corpus_itself(query, everyday=False) else set()
 
     def _says_today(self, query: "Query") -> bool:
         """Whether a present-day word of ``modern.tsv`` (今人, nowadays) stands in the question outside a

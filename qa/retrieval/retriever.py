@@ -20,7 +20,7 @@ from ..corpus.units import LemmaUnit
 from ..indexing.store import load_index
 from ..settings import Settings
 from .asked import CHANNEL_DEPTH, AskedIndex
-from .bridge import Bridge
+from .bridge import WORK, Bridge
 from .confidence import FOREIGN_WORDS, Calibration, Signals, calibrate, foreign_english, ritual_share
 from .features import Evidence
 from .fusion import asked_weight, fuse, rendering_weight, shadow_weight, weights_for
@@ -357,8 +357,9 @@ class HybridRetriever:
             fused = rerank(q, [(by_id[u], s) for u, s in fuse(rankings, weights_for(q, share))], idf, evidence=evidence)[:k]
             lex_ps = {self.units[u].id: ps for u, _, ps in lex.units}
             den_ps = {self.units[u].id: ps for u, _, ps in den.units}
+            modern = self.bridge.modern_kinds(q)
             signals = Signals(ritual=share, dense=den.top, named=self.named(q, foreign),
-                              elsewhere=self.bridge.about_other_text(q), modern=self.bridge.modern_setting(q),
+                              elsewhere=self.bridge.about_other_text(q), modern=bool(modern), figurative=modern == {WORK},
                               topic=topic, itself=self.bridge.names_own_term(q))
             low = self.calibration.low_confidence(signals)
             hits = []
