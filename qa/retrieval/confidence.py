@@ -50,8 +50,9 @@ count as naming the rite, so it needs the share or the dense side; at ``TOPIC_VO
 is enough.
 
 A result is **confident** when it names a ritual term (in everyday words only: when the classifier does not doubt
-it), when ``ritual >= RITUAL_MIN``, when the topic classifier vouches for it, or when the dense score clears the calibrated threshold and ``ritual >= RITUAL_FLOOR`` (a paraphrase
-in other words than the corpus's, never a question with no ritual word at all). Otherwise every hit is marked
+it), when ``ritual >= RITUAL_MIN``, when the topic classifier vouches for it, or when the dense score clears the
+calibrated threshold and ``ritual >= RITUAL_FLOOR`` (a paraphrase in other words than the corpus's, never a question
+with no ritual word at all). Otherwise every hit is marked
 ``low_confidence`` and the answer says plainly that no passage answers the question.
 
 Calibration (:func:`calibrate`, when an index is built, saved in its manifest): noise (random
