@@ -283,7 +283,7 @@ class Bridge:
             for n in range(min(4, len(run)), 1, -1):
                 for i in range(len(run) - n + 1):
                     typed = run[i : i + n]
-                    if typed in self.dictionary or typed in self.text or len(set(typed) & _NO_SLIP) > 0:
+                    if typed in self.dictionary or typed in self.text or not _NO_SLIP.isdisjoint(typed):
                         continue
                     sounds: set[str] | None = None
                     for reading in islice(product(*(self.dictionary.readings(ch) for ch in typed)), MAX_READINGS):

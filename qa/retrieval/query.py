@@ -382,23 +382,11 @@ def is_follow_up(pieces: list[tuple[str, str]], content_cjk: int, content_words:
     """
     if content_cjk == 0 and content_words == 0:
         return True
-    if has_follow_up_marker(pieces) and _has_pronoun(pieces) and (
-        content_cjk <= PRONOUN_FOLLOW_UP_MAX_CJK and content_words <= PRONOUN_FOLLOW_UP_MAX_WORDS
-    ):
-        return True  # 「那他們最後什麼時候才能喝上？」: who 他們 are, the turn before says
-    if content_cjk > FOLLOW_UP_MAX_CJK or content_words > FOLLOW_UP_MAX_WORDS:
+    if not has_follow_up_marker(pieces):
         return False
-    pieces = _after_acknowledgement(pieces)
-    first_cjk = next((s for k, s in pieces if k == "cjk"), "")
-    last_cjk = next((s for k, s in reversed(pieces) if k == "cjk"), "")
-    words = [s for k, s in pieces if k == "word"]
-    if pieces and pieces[0][0] == "cjk" and first_cjk.startswith(FOLLOW_UP_OPENINGS_ZH):
-        return True
-    if pieces and pieces[-1][0] == "cjk" and last_cjk.endswith(FOLLOW_UP_ENDINGS_ZH):
-        return True
-    if pieces and pieces[0][0] == "word":
-        return any(tuple(words[: len(o)]) == o for o in FOLLOW_UP_OPENINGS_EN)
-    return False
+    if _has_pronoun(pieces) and content_cjk <= PRONOUN_FOLLOW_UP_MAX_CJK and content_words <= PRONOUN_FOLLOW_UP_MAX_WORDS:
+        return True  # 「那他們最後什麼時候才能喝上？」: who 他們 are, the turn before says
+    return content_cjk <= FOLLOW_UP_MAX_CJK and content_words <= FOLLOW_UP_MAX_WORDS
 
 
 def _after_acknowledgement(pieces: list[tuple[str, str]]) -> list[tuple[str, str]]:
