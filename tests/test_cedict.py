@@ -68,6 +68,30 @@ def test_pinyin_spells_ritual_terms(real_retriever):
     assert a.found and a.hits[0].unit.id == "zhushu.xiangyin.007"
 
 
+def test_the_books_title_is_no_pinyin_term(real_retriever):
+    """"The Yili" is the book (儀禮), not 疑立 spelt in pinyin, and Fang Bao's "Xiyi" his 析疑, not 洗揖;
+    "yi" alone still spells 揖."""
+    b: Bridge = real_retriever.bridge
+    assert {"yili", "xiyi", "yilixiyi", "yilizhushu"} <= b.titles
+    assert b.pinyin_terms(analyze("In the Yili village drinking rite, who is the 'jie'?")) == ("戒", "介", "阶")
+    assert b.pinyin_terms(analyze("In the Yi li, why does the host wash the cup?")) == ()
+    assert b.pinyin_terms(analyze("What does the Yili Xiyi say about the zhi?")) == ("旨", "至", "觯")
+    assert b.pinyin_terms(analyze("Why does the host yi three times?")) == ("揖",)
+    a = real_retriever.ask("In the Yili village drinking rite, who is the 'jie'?")
+    assert "其次為介" in a.evidence[0].text  # not 「疑，正立自定之貌」
+
+
+def test_a_follow_up_carries_the_term_spelt_in_pinyin(real_retriever):
+    """After "who is the 'jie'?", "where does he sit?" asks about the 介: the term the previous turn spelt
+    in pinyin joins the carried context (the book's title does not)."""
+    q = real_retriever.understand(analyze("ok and where does he sit?", history=["In the Yili village drinking rite, who is the 'jie'?"]))
+    assert q.carried_words == ("yili", "jie") and "介" in q.context and "疑立" not in q.context
+    alone = real_retriever.understand(analyze("ok and where does he sit?"))
+    assert alone.carried_words == () and alone.context == ()
+    a = real_retriever.ask("ok and where does he sit?", history=["In the Yili village drinking rite, who is the 'jie'?"])
+    assert "zhushu.xiangyin.005" in [h.unit.id for h in a.hits[:5]]  # 介席西階上，東面
+
+
 def test_pinyin_with_tone_marks_is_a_word(real_retriever):
     """Pinyin typed with its tone marks or ü (xuánjiǔ, 'lǚshí') reads as the plain spelling, not as letters
     broken around a non-ASCII one."""

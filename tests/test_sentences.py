@@ -171,6 +171,9 @@ def test_of_two_commentators_named_the_one_named_last_is_asked():
     ("鄭注說旅酬終於沃盥者，賈疏怎麼說？", "shu"),
     ("方苞如何看鄭玄的說法？", "xiyi"),
     ("鄭玄和賈公彥都說了什麼？", "shu"),  # no question word after either: the one named last
+    # no question word after either: the one who says or judges (X說… / X對…怎麼看) is asked
+    ("賈疏說鄭玄注禮和注詩的時候說法不一樣，是怎麼回事？", "shu"),
+    ("方苞對鄭注的說法怎麼看？", "xiyi"),
     ("賈疏怎麼說？", ""),  # one commentator: nothing to choose
     # in English, the subject of the question's verb or of a verb of judging; a note that "says" is quoted
     ("What does Fang Bao think of the sub-commentary's claim about the ministers?", "xiyi"),

@@ -119,6 +119,9 @@ RARE_CHAR_WORDS = 8
 #: A name in a list of the 經 (「工歌鹿鳴、四牡、皇皇者華」): an item between 、 (or after ︰), of
 #: NAME_CHARS characters, a reader may spell in pinyin however rarely the 經 names it (lu ming → 鹿鳴).
 NAME_CHARS = (2, 4)
+#: the classic's own title: with the works of the units (儀禮注疏, 仪礼析疑) and what follows it in them
+#: (注疏, 析疑), the names a reader writes in pinyin for the book, never a term (see ``Bridge.titles``)
+TITLE = "儀禮"
 _LIST_ITEM = re.compile(r"(?<=[、︰：:])[^、，。；︰：:？！「」]+|[^、，。；︰：:？！「」]+(?=、)")
 
 
@@ -162,6 +165,8 @@ class Bridge:
     text: str = ""
     #: one-character ritual terms modern Chinese hardly builds words with (see RARE_CHAR_WORDS)
     rare_chars: frozenset[str] = frozenset()
+    #: toneless readings of the corpus's own titles (Yili, Yili Xiyi): a title, not a term spelt in pinyin
+    titles: frozenset[str] = frozenset()
 
     @classmethod
     def build(cls, units: Sequence["LemmaUnit"], idf: Mapping[str, float], dictionary: Cedict | None = None) -> "Bridge":
@@ -194,10 +199,17 @@ class Bridge:
         for term in sorted(spellable):
             for reading in islice(product(*(dictionary.readings(ch) for ch in term)), MAX_READINGS):
                 by_reading.setdefault("".join(reading), []).append(term)
+        # "the Yili" is the book (儀禮), not 疑立; Fang Bao's "Xiyi" is his 析疑, not 洗揖
+        book = normalize(TITLE)
+        works = {normalize(u.work) for u in units}
+        titles = {book, *works, *(w.removeprefix(book) for w in works)} - {""}
+        title_readings = frozenset(
+            "".join(reading) for t in titles for reading in islice(product(*(dictionary.readings(ch) for ch in t)), MAX_READINGS)
+        )
         return cls(idf, glosses, {k: tuple(dict.fromkeys(v)) for k, v in by_gloss.items()}, ritual, chars,
                    dictionary, frozenset(targets), {k: tuple(v) for k, v in by_reading.items()},
                    "\n".join(normalize(u.full_text) for u in units),
-                   frozenset(ch for ch in chars if dictionary.compounds(ch) <= RARE_CHAR_WORDS))
+                   frozenset(ch for ch in chars if dictionary.compounds(ch) <= RARE_CHAR_WORDS), title_readings)
 
     # ── the three bridges ──────────────────────────────────────────────────────
 
@@ -260,9 +272,13 @@ class Bridge:
         while i < len(words):
             for n in range(min(MAX_PINYIN_WORDS, len(words) - i), 0, -1):
                 run = words[i : i + n]
+                key = pinyin_key("".join(run))
+                if key in self.titles:  # the book's name (Yili, Yi li), read as a title
+                    i += n
+                    break
                 if any(self.dictionary.is_english(w) for w in run):
                     continue
-                terms = self.by_reading.get(pinyin_key("".join(run)), ())
+                terms = self.by_reading.get(key, ())
                 if len(terms) > 1:  # one syllable, several characters: the most specific ones
                     terms = tuple(sorted(terms, key=lambda t: -self.idf.get(t, 0.0))[:PER_SYLLABLE])
                 if terms:
@@ -361,6 +377,11 @@ class Bridge:
         spelled += tuple(t for t in self.slips(query) if t not in query.expansions and t not in spelled)
         if spelled:
             query = replace(query, expansions=(*query.expansions, *spelled))
+        if query.carried_words:  # the previous turn's terms in pinyin follow the conversation on
+            own = {*query.segments, *query.expansions, *query.context}
+            earlier = self.pinyin_terms(replace(query, core=" ".join(query.carried_words)))
+            if earlier := tuple(t for t in earlier if t not in own):
+                query = replace(query, context=(*query.context, *earlier))
         extra = tuple(dict.fromkeys((*self.bridge(query), *guessed)))
         if BRIDGE_IN_EXPANSIONS:
             return replace(query, expansions=(*query.expansions, *extra), bridged=extra, understood=True)

@@ -107,6 +107,7 @@ class Query:
     layers: tuple[str, ...] = ()  # layers whose commentator the question names (qa/data/commentators.tsv)
     other_rites: tuple[str, ...] = ()  # rites not in the corpus that the question names (qa/data/other_rites.tsv)
     bridged: tuple[str, ...] = ()  # the expansions that came from CC-CEDICT or the corpus's glosses
+    carried_words: tuple[str, ...] = ()  # a follow-up's: the previous turn's Latin words, for the bridge's pinyin
     understood: bool = False  # the bridge has been applied (qa.retrieval.bridge)
 
     @property
@@ -522,6 +523,7 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
     )
 
     context: tuple[str, ...] = ()
+    carried_words: tuple[str, ...] = ()
     recent = [h for h in history if isinstance(h, str) and clean(h).strip()]  # the caller bounds it (Settings.history_turns)
     norm = normalize(matched)
     # "the Liji's Monthly Ordinances": a possessive ending is no part of the work's name (lijis is none)
@@ -537,6 +539,8 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
             carried = [*prev.segments, *prev.expansions, *prev.context]
             own = set(core_parts) | set(expansions_t)
             context = tuple(t for t in dict.fromkeys(carried) if t not in own and not t.isascii())
+            # a term the previous turn spelt in pinyin ('jie') is read by the bridge, which knows readings
+            carried_words = tuple(t for t in (*prev.segments, *prev.carried_words) if t.isascii() and t.isalpha())
             # the rite the conversation is about stays its rite (燕禮宾的席… → 那卿的席呢？)
             rites = rites or list(prev.rites)
     elif recent and not standalone and has_follow_up_marker(parts):
@@ -558,6 +562,7 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
         rites=tuple(dict.fromkeys(rites)),
         layers=tuple(dict.fromkeys(layers)),
         other_rites=tuple(outside),
+        carried_words=carried_words,
     )
 
 

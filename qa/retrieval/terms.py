@@ -194,6 +194,8 @@ def query_terms(query: "Query") -> QueryTerms:
 
 #: What follows a commentator the question asks about (normalized): 「賈疏怎麼解釋鄭注…」, 「方苞認為…」.
 _ASKS_OF = re.compile(r"(?:的疏|的注|又|到底|究竟|对此)?(?:怎么|怎样|如何|何以|认为|以为|说什么|有何|是否)")
+#: What follows a commentator whose words the question reports, or who judges another (方苞對鄭注…怎麼看), when none is asked outright (normalized).
+_SAYS = re.compile(r"(?:的疏|的注|里|中)?(?:说|云|讲|曰|提到|指出|对(?:于)?(?!不对))")
 
 
 #: In English, the commentator asked is the subject of a question's verb ("what does Fang Bao think of the
@@ -230,8 +232,10 @@ def asked_commentator(layers: Sequence[str], norm: str, text: str = "") -> str:
     does Fang Bao think of the sub-commentary's claim"); "" when it does not say, or for one or none."""
     if len(set(layers)) < 2:
         return ""
-    asked = {value for name, value in commentators_table().chinese
-             for m in re.finditer(re.escape(name), norm) if _ASKS_OF.match(norm, m.end())}
+    named = [(value, m.end()) for name, value in commentators_table().chinese for m in re.finditer(re.escape(name), norm)]
+    asked = {value for value, end in named if _ASKS_OF.match(norm, end)}
+    if not asked:  # 「賈疏說鄭玄注禮…，是怎麼回事？」: the one who says is the one asked
+        asked = {value for value, end in named if _SAYS.match(norm, end)}
     if not asked and text:
         asked = _asked_in_english(text) & set(layers)
     return asked.pop() if len(asked) == 1 else ""
