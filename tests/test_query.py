@@ -54,6 +54,8 @@ def test_emoji_only_is_not_an_error_but_has_nothing_to_match():
         ("宾为何告旨", "宾 告旨"),
         ("告旨何義", "告旨"),
         ("間歌者何？", "间歌"),
+        ("「主人速賓」之速，何訓？", "主人速宾 之速"),
+        ("厭字當何解？", "厌字"),
         ("「斯禁」是什麼樣的器物？", "斯禁 器物"),
         ("為什麼要說屨？", "说屦"),  # 說屨 is protected: its 說 is not the modern "say"
     ],
@@ -337,7 +339,8 @@ def test_identity_frames_ask_what_a_term_is():
     """「左右正指哪些官？」, 「X指的是什麼」 ask for the gloss of X, as 「X是什麼」 does."""
     from qa.retrieval.terms import query_terms
 
-    for q in ("燕禮最後獻的左右正指哪些官？", "旅酬指的是什麼？", "樂正是什麼官？"):
+    # and the classical 何訓 / 何解 / 何釋 of a word: 「「主人速賓」之速，何訓？」
+    for q in ("燕禮最後獻的左右正指哪些官？", "旅酬指的是什麼？", "樂正是什麼官？", "「主人速賓」之速，何訓？", "厭字何解？"):
         assert query_terms(analyze(q)).meaning, q
     assert not query_terms(analyze("樂正站在哪裡？")).meaning
 
