@@ -56,6 +56,7 @@ def test_emoji_only_is_not_an_error_but_has_nothing_to_match():
         ("間歌者何？", "间歌"),
         ("「主人速賓」之速，何訓？", "主人速宾 之速"),
         ("厭字當何解？", "厌字"),
+        ("蒲筵通常有多長？", "蒲筵 长"),  # hedges and 有多 go; the 長 asked about stays
         ("「斯禁」是什麼樣的器物？", "斯禁 器物"),
         ("為什麼要說屨？", "说屦"),  # 說屨 is protected: its 說 is not the modern "say"
     ],
