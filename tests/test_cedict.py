@@ -92,6 +92,19 @@ def test_a_follow_up_carries_the_term_spelt_in_pinyin(real_retriever):
     assert "zhushu.xiangyin.005" in [h.unit.id for h in a.hits[:5]]  # 介席西階上，東面
 
 
+def test_a_marked_syllable_spells_a_character_of_the_classic(real_retriever):
+    """A syllable the reader quotes as a term ('bian') spells the 經's characters that read so, most frequent
+    first, when no ritual term reads so; unquoted it does not, and a quoted English word never does."""
+    b: Bridge = real_retriever.bridge
+    assert b.jing_syllables["bian"][0] == "辩"
+    q = analyze("Who does 'bian' (all round) cover at the end of the pledges?")
+    assert "辩" in b.pinyin_terms(q) and b.names_ritual_term(q)
+    assert b.pinyin_terms(analyze("Who does bian cover at the end of the pledges?")) == ()
+    assert not b.names_ritual_term(analyze("How do I improve my 'qi' with tai chi?"))  # an English word (qi)
+    one = analyze("What does 'bian' mean?")
+    assert "辩" in b.pinyin_terms(one) and not b.names_ritual_term(one)  # one marked syllable alone names nothing
+
+
 def test_pinyin_with_tone_marks_is_a_word(real_retriever):
     """Pinyin typed with its tone marks or ü (xuánjiǔ, 'lǚshí') reads as the plain spelling, not as letters
     broken around a non-ASCII one."""

@@ -138,6 +138,11 @@ def _jing_names(units: Sequence["LemmaUnit"]) -> set[str]:
     return out
 
 
+def _marked_words(query: "Query") -> set[str]:
+    """The Latin words the reader marks as terms, quoted or in brackets ('yi', (gong)), lower-cased."""
+    return {w.lower() for w in _MARKED_WORD.findall(fold_latin(query.text))}
+
+
 def chinese_glossary_keys(runs: Sequence[str]) -> set[str]:
     """The modern words of two or more characters that the glossary maps to a ritual term (樂師 → 工,
     喝酒 → 飲酒), read as the query's expansion reads them (:func:`qa.retrieval.query.glossary_zh_matches`), in ``runs``."""
@@ -167,6 +172,9 @@ class Bridge:
     rare_chars: frozenset[str] = frozenset()
     #: toneless readings of the corpus's own titles (Yili, Yili Xiyi): a title, not a term spelt in pinyin
     titles: frozenset[str] = frozenset()
+    #: toneless reading → the characters of the 經 that read so, most frequent first: what a syllable the
+    #: reader marks as a term ('bian', (xian)) may spell when no ritual term reads so
+    jing_syllables: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, units: Sequence["LemmaUnit"], idf: Mapping[str, float], dictionary: Cedict | None = None) -> "Bridge":
@@ -206,10 +214,16 @@ class Bridge:
         title_readings = frozenset(
             "".join(reading) for t in titles for reading in islice(product(*(dictionary.readings(ch) for ch in t)), MAX_READINGS)
         )
+        jing_chars = Counter(ch for u in units for r in cjk_runs(normalize(u.jing)) for ch in r)
+        syllables: dict[str, list[str]] = {}
+        for ch, _ in jing_chars.most_common():
+            for reading in dictionary.readings(ch):
+                syllables.setdefault(reading, []).append(ch)
         return cls(idf, glosses, {k: tuple(dict.fromkeys(v)) for k, v in by_gloss.items()}, ritual, chars,
                    dictionary, frozenset(targets), {k: tuple(v) for k, v in by_reading.items()},
                    "\n".join(normalize(u.full_text) for u in units),
-                   frozenset(ch for ch in chars if dictionary.compounds(ch) <= RARE_CHAR_WORDS), title_readings)
+                   frozenset(ch for ch in chars if dictionary.compounds(ch) <= RARE_CHAR_WORDS), title_readings,
+                   {k: tuple(v[:PER_SYLLABLE]) for k, v in syllables.items()})
 
     # ── the three bridges ──────────────────────────────────────────────────────
 
@@ -267,6 +281,7 @@ class Bridge:
         run is up to MAX_PINYIN_WORDS words, none of them an English word, whose joined reading is a
         term's; the longest run first. A one-syllable word reads as the rarest one-character terms."""
         words = [w for w in query.segments if w.isascii() and w.isalpha()]
+        marked = _marked_words(query)
         out: list[tuple[str, ...]] = []
         i = 0
         while i < len(words):
@@ -279,7 +294,9 @@ class Bridge:
                 if any(self.dictionary.is_english(w) for w in run):
                     continue
                 terms = self.by_reading.get(key, ())
-                if len(terms) > 1:  # one syllable, several characters: the most specific ones
+                if not terms and n == 1 and run[0] in marked:  # a syllable marked as a term: a character of the 經
+                    terms = self.jing_syllables.get(key, ())
+                elif len(terms) > 1:  # one syllable, several characters: the most specific ones
                     terms = tuple(sorted(terms, key=lambda t: -self.idf.get(t, 0.0))[:PER_SYLLABLE])
                 if terms:
                     out.append(terms)
@@ -472,8 +489,9 @@ class Bridge:
             return True
         # a lone syllable (ming, zhi) is as often a name or a word of another language: it counts
         # only when the reader marks it as a term, quoted or in brackets ('yi', (gong))
-        marked = {w.lower() for w in _MARKED_WORD.findall(fold_latin(query.text))}
-        syllable = any(w in marked and self.by_reading.get(pinyin_key(w)) for w in query.segments if w.isascii())
+        marked = _marked_words(query)
+        syllable = any(w in marked and (self.by_reading.get(pinyin_key(w)) or self.jing_syllables.get(pinyin_key(w)))
+                       for w in query.segments if w.isascii())
         # a ritual word of the glossary the reader quotes ('gentleman', "pledge") is marked as the rite's
         # term: it counts twice
         quoted_word = any((stem(w),) in mapped for w in marked)
