@@ -8,14 +8,14 @@ import pytest
 from qa.retrieval import rerank as rerank_module
 from qa.retrieval.features import FEATURES, Evidence, features
 from qa.retrieval.query import analyze
-from qa.retrieval.rerank import DEPTH, learned_model, rerank
+from qa.retrieval.rerank import DEPTH, LEARNED, MODEL_FEATURES, learned_model, model_features, rerank
 from qa.retrieval.terms import query_terms
 from qa.text.tables import TABLES, table_hashes
 
 
 def test_weights_load_one_finite_weight_per_feature():
     model = learned_model()
-    assert model.weights.shape == (len(FEATURES),)
+    assert model.weights.shape == (len(MODEL_FEATURES),) and MODEL_FEATURES[-1] == "hand_rr"
     assert np.isfinite(model.weights).all()
     assert model.path.endswith("rerank.tsv")
 
@@ -69,3 +69,22 @@ def test_features_on_the_real_corpus_are_finite_and_the_learned_order_is_a_permu
     assert sorted(h.unit.id for h in learned) == sorted(h.unit.id for h in hits)
     assert all(np.isfinite(h.score) for h in learned)
     assert [h.score for h in learned] == sorted((h.score for h in learned), reverse=True)
+
+
+def test_the_learned_model_is_on_and_reads_the_hand_order(real_retriever):
+    """The learned model is what orders the head (``LEARNED``), and its last input is the hand re-ranker's verdict:
+    1 / the rank the hand-set bonuses give each unit, a permutation of 1 … n."""
+    assert LEARNED
+    q = real_retriever.understand(analyze("旅酬是什麼意思？"))
+    hits = real_retriever.search(q, DEPTH)
+    fused = [(h.unit, h.score) for h in hits]
+    hand = rerank(q, fused, real_retriever.data.lexical.term_idf(), learned=False)
+    x = model_features(q, fused, real_retriever.data.lexical.term_idf(), None, hand)
+    assert x.shape == (len(fused), len(MODEL_FEATURES))
+    assert sorted(np.round(1.0 / x[:, -1]).astype(int)) == list(range(1, len(fused) + 1))
+    assert x[[u.id for u, _ in fused].index(hand[0][0].id), -1] == 1.0  # the hand order's first
+
+
+def test_the_weights_were_trained_on_development_sets_only():
+    header = open(learned_model().path, encoding="utf-8").read().split("# feature")[0]
+    assert "real_dev" in header and "real_test" not in header

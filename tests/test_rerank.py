@@ -1,11 +1,23 @@
-"""qa.retrieval.rerank: the second stage re-orders fused units by what their own text holds, on hand-made units."""
+"""qa.retrieval.rerank: the second stage re-orders fused units by what their own text holds, on hand-made units.
+
+These are the hand-set bonuses (the learned model reads their order as one of its inputs and is tested in
+test_learned_rerank.py), so the module runs with ``LEARNED`` off."""
 
 from __future__ import annotations
+
+import pytest
 
 from qa.corpus.units import LemmaUnit
 from qa.retrieval.query import analyze
 from qa.retrieval.rerank import DEPTH, gloss_score, has_layer, rerank, share
 from qa.retrieval.terms import query_terms
+
+
+@pytest.fixture(autouse=True)
+def _hand_bonuses(monkeypatch):
+    import qa.retrieval.rerank as rerank_module
+
+    monkeypatch.setattr(rerank_module, "LEARNED", False)
 
 
 def unit(uid: str, jing: str, zhu: str = "") -> LemmaUnit:
@@ -118,7 +130,7 @@ def test_of_two_commentators_named_the_one_asked_decides_the_layer():
 
 
 def test_a_unit_that_only_says_the_act_is_not_done_answers_only_why_not():
-    from qa.retrieval.rerank import only_negated
+    from qa.retrieval.features import only_negated
 
     assert only_negated("不告旨", {"告旨"}) and not only_negated("降席坐奠爵拜告旨执爵兴", {"告旨"})
     assert not only_negated("告旨不告旨", {"告旨"}) and not only_negated("主人揖降", {"告旨"})

@@ -64,7 +64,8 @@ def test_noise_is_low_confidence_not_confident_nonsense(mini_retriever, static_m
 
 def test_very_long_query_is_cut_not_refused(mini_retriever):
     hits = mini_retriever.search("告旨" * 50_000, 2)
-    assert hits and GAOZHI in hits[0].unit.jing
+    # (which of the two 告旨 units leads, 「告旨」 or 「不告旨」, is the re-ranker's call on a repeated word)
+    assert hits and not hits[0].low_confidence and any(GAOZHI in h.unit.jing for h in hits)
 
 
 def test_load_arguments_override_settings(mini_settings, tmp_path):

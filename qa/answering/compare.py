@@ -15,7 +15,7 @@ from ..corpus.context import CorpusContext
 from ..retrieval.query import Query, analyze
 from ..retrieval.retriever import Hit
 from ..text.lexicon import rites_table
-from ..text.normalize import normalize_with_map
+from ..text.normalize import normalize, normalize_with_map
 from .compose import Answer, Evidence, LineLocator, query_terms, select_sentences
 from .sequence import english_rite_names
 
@@ -88,7 +88,11 @@ def answer_compare(
     names = {uid.split(".")[1]: u.rite for uid, u in ctx.units_by_id.items()}
     wanted = [names[r] for r in query.rites if r in names]
     rites = list(dict.fromkeys([*wanted, *(h.unit.rite for h in hits)]))
-    by_rite = {r: [h for h in hits if h.unit.rite == r] for r in rites}
+    # each rite's side is where its 經 does the step asked about (主人…獻賓), before a unit whose note only
+    # names it (「將獻賓也」 of the washing before): a stable sort, so the search's order decides the rest
+    said = normalize(step)
+    by_rite = {r: sorted((h for h in hits if h.unit.rite == r),
+                         key=lambda h: not (said and said in normalize(h.unit.jing))) for r in rites}
     if len([r for r in rites if by_rite[r]]) < 2:
         return None
     first_rite = hits[0].unit.rite if not wanted else wanted[0]

@@ -217,8 +217,8 @@ class Bridge:
         jing_chars = Counter(ch for u in units for r in cjk_runs(normalize(u.jing)) for ch in r)
         syllables: dict[str, list[str]] = {}
         for ch, _ in jing_chars.most_common():
-            for reading in dictionary.readings(ch):
-                syllables.setdefault(reading, []).append(ch)
+            for syllable in dictionary.readings(ch):
+                syllables.setdefault(syllable, []).append(ch)
         return cls(idf, glosses, {k: tuple(dict.fromkeys(v)) for k, v in by_gloss.items()}, ritual, chars,
                    dictionary, frozenset(targets), {k: tuple(v) for k, v in by_reading.items()},
                    "\n".join(normalize(u.full_text) for u in units),

@@ -13,12 +13,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 import numpy as np
 
 from ..text.normalize import normalize
-from ..text.tokens import word_terms
+from ..text.tokens import cjk_runs, word_terms
 from .terms import QueryTerms, explains, gloss_strength, says_kind
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -54,6 +54,7 @@ FEATURES: tuple[str, ...] = (
     "layer_named",    # the question names a commentator and the unit has that layer
     "why_reason",     # why question and the unit's 注 / 析疑 holds a reason clause
     "kind_place",     # where / how-many question and the unit's 經 or 注 says a place / number
+    "negated_jing",   # the question asks about an act (not why it is not done) the unit's 經 only says is not done
 )
 N_FEATURES = len(FEATURES)
 
@@ -88,7 +89,8 @@ def _sentences(text: str) -> list[str]:
 
 
 @lru_cache(maxsize=4096)
-def _unit_text(unit: "LemmaUnit") -> _UnitText:
+def unit_text(unit: "LemmaUnit") -> _UnitText:
+    """A unit's normalized texts and sentences, cut once per unit (the re-rankers read them for every question)."""
     jing, zhu, xiyi, shu = normalize(unit.jing), normalize(unit.zhu), normalize(unit.xiyi), normalize(unit.shu_text)
     raw = [("jing", unit.jing), ("zhu", unit.zhu), ("xiyi", unit.xiyi), *(("shu", p.text) for p in unit.shu)]
     sentences = tuple(n for _, text in raw for n in (normalize(s) for s in _sentences(text)) if n)
@@ -102,9 +104,14 @@ def _weights(terms: set[str], idf: Mapping[str, float] | None) -> dict[str, floa
     return {t: (idf.get(t, DEFAULT_IDF) if idf is not None else 1.0) for t in terms}
 
 
-def _share(weights: Mapping[str, float], text: str) -> float:
-    total = sum(weights.values())
-    return sum(w for t, w in weights.items() if t in text) / total if total > 0 else 0.0
+def _sharer(weights: Mapping[str, float]) -> Callable[[str], float]:
+    """The weighted share of ``weights``' terms a text holds, as a function of the text (the total is summed once:
+    one question's terms are looked up in every sentence of thirty units)."""
+    items = tuple(weights.items())
+    total = sum(w for _, w in items)
+    if total <= 0:
+        return lambda text: 0.0
+    return lambda text: sum(w for t, w in items if t in text) / total
 
 
 def gloss_of(text: _UnitText, terms: QueryTerms) -> float:
@@ -114,6 +121,28 @@ def gloss_of(text: _UnitText, terms: QueryTerms) -> float:
         if weight > best:
             best = max(best, weight * gloss_strength(sentence, terms))
     return best
+
+
+#: Negations of an act in the 經 (normalized).
+_NEGATED = ("不", "弗", "无", "毋", "未")
+
+
+def only_negated(jing: str, acts: set[str]) -> bool:
+    """Whether a (normalized) 經 writes one of ``acts`` and every time negated (「不告旨」), never done."""
+    found = False
+    for act in acts:
+        at = jing.find(act)
+        while at != -1:
+            if at == 0 or jing[at - 1] not in _NEGATED:
+                return False
+            found = True
+            at = jing.find(act, at + 1)
+    return found
+
+
+def asked_acts(query: "Query") -> set[str]:
+    """The acts a question asks about: its own runs and glossary terms of two or more characters."""
+    return {t for t in (*(r for seg in query.segments for r in cjk_runs(seg)), *query.expansions) if len(t) >= 2}
 
 
 def rite_of(unit_id: str) -> str:
@@ -148,8 +177,11 @@ def features(query: "Query", terms: QueryTerms, fused: Sequence[tuple["LemmaUnit
     lex_top = max((e.lexical_score for e in ev.values() if e.lexical_rank), default=0.0) or 1.0
     den_top = max((e.dense_score for e in ev.values() if e.dense_rank), default=0.0) or 1.0
     place = terms.where or terms.count
+    acts = asked_acts(query) if not terms.negated else set()
+    share_asked, share_own, share_expansion, share_bridged = map(_sharer, (asked, own, expansion, bridged))
+    share_follow_own, share_context = _sharer(follow_own), _sharer(context)
     for i, (unit, score) in enumerate(fused):
-        text = _unit_text(unit)
+        text = unit_text(unit)
         e = ev.get(unit.id)
         row = x[i]
         row[0] = score / top
@@ -163,25 +195,26 @@ def features(query: "Query", terms: QueryTerms, fused: Sequence[tuple["LemmaUnit
             row[5] = 1.0 if rite == rites[0] else 0.5 if rite in rites[1:] else 0.0
             row[6] = 0.0 if rite in rites else 1.0
         if asked:
-            row[7] = _share(asked, text.jing)
-            row[8] = _share(asked, text.note)
-            row[9] = _share(asked, text.shu)
-            row[10] = max((_share(asked, s) for s in text.sentences), default=0.0)
-        row[11] = _share(own, text.full)
-        row[12] = _share(expansion, text.full)
-        row[13] = _share(bridged, text.full)
+            row[7] = share_asked(text.jing)
+            row[8] = share_asked(text.note)
+            row[9] = share_asked(text.shu)
+            row[10] = max(map(share_asked, text.sentences), default=0.0)
+        row[11] = share_own(text.full)
+        row[12] = share_expansion(text.full)
+        row[13] = share_bridged(text.full)
         if terms.meaning or terms.why:
             g = gloss_of(text, terms)
             row[14] = g if terms.meaning else 0.0
             row[15] = g if terms.why and not terms.meaning else 0.0
         if follow:
-            row[16] = _share(follow_own, text.full)
-            row[17] = _share(context, text.full)
+            row[16] = share_follow_own(text.full)
+            row[17] = share_context(text.full)
         if layers:
             row[18] = 1.0 if layers <= text.layers else 0.0
         row[19] = 1.0 if terms.why and text.reason else 0.0
         row[20] = 1.0 if place and says_kind(text.place, terms) else 0.0
+        row[21] = 1.0 if acts and only_negated(text.jing, acts) else 0.0
     return x
 
 
-__all__ = ["Evidence", "FEATURES", "N_FEATURES", "features", "gloss_of", "rite_of"]
+__all__ = ["Evidence", "FEATURES", "N_FEATURES", "asked_acts", "features", "gloss_of", "only_negated", "rite_of", "unit_text"]

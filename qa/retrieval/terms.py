@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..text.lexicon import commentators_table, rites_table, stem
@@ -284,21 +285,27 @@ _NAMED_SO = re.compile(r"(?:故|是以)谓之[^谓之也]{1,3}也?$")
 def _glossed_term(text: str, terms: QueryTerms) -> str:
     """The asked term a sentence glosses (normalized), or "": 「X，Y也」, 「X者，Y也」, 「X，猶Y」,
     「X，謂Y」, 「X之言Y也」, 「Y曰X」, or a reasoning that ends 「故謂之X也」."""
-    norm = normalize(text)
-    m = re.match(r"(.{1,4}?)之言", norm)
-    if m and _asked(m.group(1), terms):
-        return m.group(1)
+    return next((x for x in _gloss_candidates(text) if _asked(x, terms)), "")
+
+
+@lru_cache(maxsize=65536)
+def _gloss_candidates(text: str) -> tuple[str, ...]:
+    """The terms (normalized) a sentence glosses, in the order :func:`_glossed_term` tries them: what the
+    sentence says of its words does not depend on the question, only which of them it asks (a sentence is
+    read for every question, so this is worked out once)."""
+    out: list[str] = []
+    m = re.match(r"(.{1,4}?)之言", normalize(text))
+    if m:
+        out.append(m.group(1))
     for clause in re.split(r"[，,。；]", text):
         m = re.search(r"[曰謂谓为為]之?([^曰謂谓为為之也]{1,3})也?$", clause)  # 推手曰揖
         # a short clause, or a conclusion naming the term however long the (unpunctuated) reasoning before
         # it: 「…故謂之旅食也」
-        short = len(normalize(clause)) <= 8 or bool(_NAMED_SO.search(normalize(clause)))
-        if m and short and _asked(normalize(m.group(1)), terms):
-            return normalize(m.group(1))
+        if m and (len(normalize(clause)) <= 8 or _NAMED_SO.search(normalize(clause))):
+            out.append(normalize(m.group(1)))
     head = re.split(r"[，,：:]", text, maxsplit=1)[0]
-    head_norm = normalize(re.sub(r"者$", "", head))
-    if head == text or not _asked(head_norm, terms):
-        return ""
+    if head == text:
+        return tuple(out)
     rest = normalize(text[len(head) :])
     # 「相，扶工也，眾賓之少者為之」: the clause right after the term closes with 也
     first = normalize(next((p for p in re.split(r"[，,：:]", text[len(head) :]) if p.strip()), ""))
@@ -307,7 +314,9 @@ def _glossed_term(text: str, terms: QueryTerms) -> str:
     glossy = glossy or (first == rest and 2 <= len(rest) <= SHORT_GLOSS and not _MOVE.search(rest))
     # 「相，主人之吏，擯贊傳命者」: X is the one who …
     glossy = glossy or (rest.endswith("者") and len(rest) <= AGENT_GLOSS and not _MOVE.search(first))
-    return head_norm if glossy else ""
+    if glossy:
+        out.append(normalize(re.sub(r"者$", "", head)))
+    return tuple(out)
 
 
 #: Words that mark a sentence as giving a reason (normalized): 以其, 所以, 故 (not 故云 / 故知,
