@@ -180,7 +180,7 @@ def learned_model() -> Model:
 def model_features(query: "Query", head: Sequence[tuple["LemmaUnit", float]], idf: Mapping[str, float] | None,
                    evidence: Mapping[str, Evidence] | None,
                    hand: Sequence[tuple["LemmaUnit", float]]) -> np.ndarray:
-    """The learned model's input for ``head``: the generic :data:`FEATURES`, then ``hand_rr``, 1 / the rank the
+    """The learned model's input for ``head``: the generic :data:`FEATURES` but ``LEFT_OUT``, then ``hand_rr``, 1 / the rank the
     hand-set re-ranker (``hand``: the head in its order) gives each unit — the model weighs the hand rules'
     verdict beside the evidence they read, and corrects it where the development questions disagree."""
     x = features(query, query_terms(query), head, idf, evidence)[:, _MODEL_COLUMNS]

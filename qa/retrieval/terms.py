@@ -195,7 +195,8 @@ def query_terms(query: "Query") -> QueryTerms:
 
 #: What follows a commentator the question asks about (normalized): 「賈疏怎麼解釋鄭注…」, 「方苞認為…」.
 _ASKS_OF = re.compile(r"(?:的疏|的注|又|到底|究竟|对此)?(?:怎么|怎样|如何|何以|认为|以为|说什么|有何|是否)")
-#: What follows a commentator whose words the question reports, or who judges another (方苞對鄭注…怎麼看), when none is asked outright (normalized).
+#: What follows a commentator whose words the question reports (賈疏說…), or who judges another (方苞對鄭注…怎麼看),
+#: when no question word follows any of those named (normalized).
 _SAYS = re.compile(r"(?:的疏|的注|里|中)?(?:说|云|讲|曰|提到|指出|对(?:于)?(?!不对))")
 
 
