@@ -138,6 +138,13 @@ def _jing_names(units: Sequence["LemmaUnit"]) -> set[str]:
     return out
 
 
+def spellings(dictionary: Cedict, text: str, *, toned: bool = False) -> Iterator[str]:
+    """The readings of ``text`` character by character, joined (旨酒 → zhijiu; with ``toned``, zhi3jiu3): every
+    combination of its characters' CC-CEDICT readings, at most MAX_READINGS of them."""
+    of = dictionary.toned if toned else dictionary.readings
+    return ("".join(r) for r in islice(product(*(of(ch) for ch in text)), MAX_READINGS))
+
+
 def _marked_words(query: "Query") -> set[str]:
     """The Latin words the reader marks as terms, quoted or in brackets ('yi', (gong)), lower-cased."""
     return {w.lower() for w in _MARKED_WORD.findall(fold_latin(query.text))}
@@ -205,15 +212,13 @@ class Bridge:
         pairs = Counter(b for u in units for r in cjk_runs(normalize(u.jing)) for b in bigrams(r))
         spellable = ritual | chars | {b for b, n in pairs.items() if n >= MIN_JING_PAIR} | _jing_names(units)
         for term in sorted(spellable):
-            for reading in islice(product(*(dictionary.readings(ch) for ch in term)), MAX_READINGS):
-                by_reading.setdefault("".join(reading), []).append(term)
+            for reading in spellings(dictionary, term):
+                by_reading.setdefault(reading, []).append(term)
         # "the Yili" is the book (儀禮), not 疑立; Fang Bao's "Xiyi" is his 析疑, not 洗揖
         book = normalize(TITLE)
         works = {normalize(u.work) for u in units}
         titles = {book, *works, *(w.removeprefix(book) for w in works)} - {""}
-        title_readings = frozenset(
-            "".join(reading) for t in titles for reading in islice(product(*(dictionary.readings(ch) for ch in t)), MAX_READINGS)
-        )
+        title_readings = frozenset(reading for t in titles for reading in spellings(dictionary, t))
         jing_chars = Counter(ch for u in units for r in cjk_runs(normalize(u.jing)) for ch in r)
         syllables: dict[str, list[str]] = {}
         for ch, _ in jing_chars.most_common():
@@ -319,8 +324,8 @@ class Bridge:
                     if typed in self.dictionary or typed in self.text or not _NO_SLIP.isdisjoint(typed):
                         continue
                     sounds: set[str] | None = None
-                    for reading in islice(product(*(self.dictionary.readings(ch) for ch in typed)), MAX_READINGS):
-                        for term in self.by_reading.get("".join(reading), ()):
+                    for reading in spellings(self.dictionary, typed):
+                        for term in self.by_reading.get(reading, ()):
                             if len(term) != n or term not in self.ritual_terms or term in out:
                                 continue
                             changed = [b for a, b in zip(term, typed) if a != b]
@@ -333,7 +338,7 @@ class Bridge:
 
     def _toned(self, text: str) -> set[str]:
         """The readings of ``text`` with tones (CC-CEDICT's, at most MAX_READINGS)."""
-        return {"".join(r) for r in islice(product(*(self.dictionary.toned(ch) for ch in text)), MAX_READINGS)}
+        return set(spellings(self.dictionary, text, toned=True))
 
     def reached_glosses(self, words: Sequence[str], min_gloss: int = 1) -> list[str]:
         """Terms whose corpus gloss the given words reach (美 → 旨; 扶…工 → 相), most specific gloss first;
