@@ -41,8 +41,12 @@ def test_homophone_slips_are_read_as_the_term(real_retriever):
     b: Bridge = real_retriever.bridge
     assert b.slips(analyze("乐证到底是谁？")) == ("乐正",)
     assert b.slips(analyze("为什么突然要立个司政出来？")) == ("司正",)
+    assert b.slip_pairs(analyze("为什么突然要立个司政出来？")) == (("司政", "司正"),)
     q = real_retriever.understand(analyze("为什么突然要立个司政出来？"))
-    assert "司正" in q.expansions  # matched as the term itself
+    # the reader's own word, written as the term (an expansion would weigh less than 立 of 立个, which matches 立飲)
+    assert any("司正" in s for s in q.segments) and "司政" not in q.core and "司正" not in q.expansions
+    answer = real_retriever.ask("乡饮酒礼为什么要设一个司政？")
+    assert "立司正以監之" in answer.evidence[0].text
     for text in ("合乐一共唱了几首？", "宾接过来不喝", "公式怎么推导", "乡饮酒祭肺言缭", "主人为什么要洗杯子"):
         assert b.slips(analyze(text)) == (), text
 

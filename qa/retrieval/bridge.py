@@ -63,6 +63,8 @@ MAX_BRIDGED_TERM = 3
 PER_QUESTION_GLOSSES = 3
 #: Whether bridged terms join the expansions BM25 matches (else only the encoder and sentence choice see them).
 BRIDGE_IN_EXPANSIONS = False
+#: A homophone slip (司政 for 司正) is corrected in the question's own words, not added as an expansion.
+SLIPS_IN_CORE = True
 #: An English question names the corpus's topic with this many different glossary words.
 ENGLISH_NAMED_WORDS = 2
 #: So too a Chinese question: two different modern words the glossary maps to a ritual term (乐师 → 工,
@@ -316,7 +318,11 @@ class Bridge:
         旅酬): a run of two to four characters that is neither in the corpus nor a word of CC-CEDICT, reads as a
         ritual term of the corpus of its length, tones and all, and differs from it only where it writes no
         character that is grammar (几首 is not 稽首, 只酒 not 旨酒) or a ritual term itself (祭肺 is not 嚌肺)."""
-        out: list[str] = []
+        return tuple(term for _, term in self.slip_pairs(query))
+
+    def slip_pairs(self, query: "Query") -> tuple[tuple[str, str], ...]:
+        """(what was typed, the ritual term meant) for each of :meth:`slips`, in order."""
+        out: list[tuple[str, str]] = []
         for run in (r for seg in query.segments if not seg.isascii() for r in cjk_runs(seg)):
             for n in range(min(4, len(run)), 1, -1):
                 for i in range(len(run) - n + 1):
@@ -326,14 +332,14 @@ class Bridge:
                     sounds: set[str] | None = None
                     for reading in spellings(self.dictionary, typed):
                         for term in self.by_reading.get(reading, ()):
-                            if len(term) != n or term not in self.ritual_terms or term in out:
+                            if len(term) != n or term not in self.ritual_terms or any(term == t for _, t in out):
                                 continue
                             changed = [b for a, b in zip(term, typed) if a != b]
                             if len(changed) == n or any(ch in self.ritual_chars for ch in changed):
                                 continue
                             sounds = self._toned(typed) if sounds is None else sounds
                             if sounds & self._toned(term):
-                                out.append(term)
+                                out.append((typed, term))
         return tuple(out)
 
     def _toned(self, text: str) -> set[str]:
@@ -395,8 +401,15 @@ class Bridge:
         # the reader wrote the term itself, in pinyin: BM25 matches it; an ambiguous syllable's
         # characters (zhi: 旨 觯 至) also count as guesses when sentences are chosen
         guessed = tuple(dict.fromkeys(t for r in readings if len(r) > 1 for t in r))
-        # a term typed with a homophone slip (司政 → 司正) is matched as the term itself
-        spelled += tuple(t for t in self.slips(query) if t not in query.expansions and t not in spelled)
+        # a term typed with a homophone slip (司政 → 司正) is the reader's own word, written as the term itself
+        slips = self.slip_pairs(query)
+        if SLIPS_IN_CORE and slips:
+            core = query.core
+            for typed, term in slips:
+                core = core.replace(typed, term)
+            query = replace(query, core=core)
+        else:
+            spelled += tuple(t for _, t in slips if t not in query.expansions and t not in spelled)
         if spelled:
             query = replace(query, expansions=(*query.expansions, *spelled))
         if query.carried_words:  # the previous turn's terms in pinyin follow the conversation on
