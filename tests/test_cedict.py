@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from qa.retrieval.bridge import Bridge
+from qa.retrieval.bridge import PHRASE_CHARS, Bridge
 from qa.retrieval.query import analyze
 from qa.text.cedict import cedict, parse, pinyin_key, sense_words
 
@@ -70,6 +70,25 @@ def test_pinyin_spells_ritual_terms(real_retriever):
     assert b.names_ritual_term(q)  # never refused
     a = real_retriever.ask("Why is the xuanjiu placed on the west?")
     assert a.found and a.hits[0].unit.id == "zhushu.xiangyin.007"
+
+
+def test_the_jing_quoted_in_pinyin_is_spelled(real_retriever):
+    """Three or four syllables that read as a clause's run of the 經 quote it (zuo xing zhi → 坐行之 of 「乃就席，坐行之」),
+    when no term of the corpus reads so; never across the 經's punctuation (鹿鳴、四牡 holds no 鹿鳴四)."""
+    b: Bridge = real_retriever.bridge
+    assert b.pinyin_terms(analyze('What does "zuo xing zhi" mean at the duke\'s feast?')) == ("坐行之",)
+    assert b.pinyin_terms(analyze("Who are the 'nei xiao chen'?")) == ("内小臣",)
+    assert "鹿鸣四" not in b.pinyin_terms(analyze("Why do they sing Lu ming si mu?"))
+    assert all(len(p) in PHRASE_CHARS for phrases in b.jing_phrases.values() for p in phrases)
+    a = real_retriever.ask('What does "zuo xing zhi" mean when they pass the cup around at the feast?')
+    assert a.found and "坐行之" in a.hits[0].unit.jing and a.evidence[0].text.startswith("坐行之，若今坐相勸酒")
+
+
+def test_lay_english_motion_reads_as_the_rites_verbs():
+    """A verb of going with its direction is the 經's verb (walk in → 入, file out → 出): glossary rows, expansion only."""
+    assert "入" in analyze("Why can't the officers walk in after that?").expansions
+    assert "出" in analyze("When do the musicians file out?").expansions
+    assert "旅酬" in analyze("What is the travelling toast?").expansions
 
 
 def test_the_books_title_is_no_pinyin_term(real_retriever):

@@ -80,6 +80,10 @@ MAX_READINGS = 16
 MIN_JING_PAIR = 2
 #: A one-syllable reading (zhi) is ambiguous: it leads to at most this many one-character terms.
 PER_SYLLABLE = 3
+#: Lengths of the 經's runs a reader may quote in pinyin, one word per syllable (zuo xing zhi → 坐行之).
+PHRASE_CHARS = (3, 4)
+#: What ends a clause of the 經 (a quoted phrase lies within one).
+_CLAUSE_BREAK = re.compile(r"[，。、；：︰？！,.;:?!「」『』“”（）()\s]+")
 #: Longest modern word looked up in CC-CEDICT.
 MAX_MODERN = 4
 #: Characters that are phrasing, never a topic (normalized): not worth a bridge.
@@ -184,6 +188,9 @@ class Bridge:
     #: toneless reading → the characters of the 經 that read so, most frequent first: what a syllable the
     #: reader marks as a term ('bian', (xian)) may spell when no ritual term reads so
     jing_syllables: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: toneless reading → the runs of three or four characters of the 經 that read so: what a reader quoting the
+    #: text in pinyin spells ("zuo xing zhi" → 坐行之, "gong si ren" → 工四人) when no term of the corpus reads so
+    jing_phrases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, units: Sequence["LemmaUnit"], idf: Mapping[str, float], dictionary: Cedict | None = None) -> "Bridge":
@@ -226,11 +233,19 @@ class Bridge:
         for ch, _ in jing_chars.most_common():
             for syllable in dictionary.readings(ch):
                 syllables.setdefault(syllable, []).append(ch)
+        phrases: dict[str, list[str]] = {}
+        # within a clause: 鹿鳴、四牡 is no phrase 鹿鳴四
+        for run in (r for u in units for clause in _CLAUSE_BREAK.split(u.jing) for r in cjk_runs(normalize(clause))):
+            for n in PHRASE_CHARS:
+                for i in range(len(run) - n + 1):
+                    for reading in spellings(dictionary, run[i : i + n]):
+                        phrases.setdefault(reading, []).append(run[i : i + n])
         return cls(idf, glosses, {k: tuple(dict.fromkeys(v)) for k, v in by_gloss.items()}, ritual, chars,
                    dictionary, frozenset(targets), {k: tuple(v) for k, v in by_reading.items()},
                    "\n".join(normalize(u.full_text) for u in units),
                    frozenset(ch for ch in chars if dictionary.compounds(ch) <= RARE_CHAR_WORDS), title_readings,
-                   {k: tuple(v[:PER_SYLLABLE]) for k, v in syllables.items()})
+                   {k: tuple(v[:PER_SYLLABLE]) for k, v in syllables.items()},
+                   {k: tuple(dict.fromkeys(v))[:PER_SYLLABLE] for k, v in phrases.items()})
 
     # ── the three bridges ──────────────────────────────────────────────────────
 
@@ -303,6 +318,8 @@ class Bridge:
                 terms = self.by_reading.get(key, ())
                 if not terms and n == 1 and run[0] in marked:  # a syllable marked as a term: a character of the 經
                     terms = self.jing_syllables.get(key, ())
+                elif not terms and n >= min(PHRASE_CHARS):  # three or four syllables: the 經 quoted in pinyin
+                    terms = self.jing_phrases.get(key, ())
                 elif len(terms) > 1:  # one syllable, several characters: the most specific ones
                     terms = tuple(sorted(terms, key=lambda t: -self.idf.get(t, 0.0))[:PER_SYLLABLE])
                 if terms:
