@@ -110,6 +110,19 @@ def test_comparison_with_another_rite_about_this_corpus_is_answered(real_retriev
     assert a.notice == "" or a.found
 
 
+def test_this_rites_act_set_beside_another_rite_is_answered_with_a_note(real_retriever):
+    """A question on an act of this corpus's rite that only compares a rite the corpus lacks (和鄉射禮一樣嗎, 與…同否)
+    is answered, under a note that the corpus holds that rite only in its commentaries' comparisons; so is one that
+    names this corpus's rite beside another. A question about the other rite itself still gets the scope notice."""
+    a = real_retriever.ask("主人辭洗，與鄉射禮同否？")
+    assert a.found and a.evidence and "鄉射禮本篇" in a.notice and "鄉射" in a.evidence[0].text
+    both = real_retriever.ask("鄉飲酒禮和士冠禮的賓有什麼不同？")
+    assert both.found and "士冠禮本篇" in both.notice
+    for text in ("鄉射禮司射誘射，其儀若何？", "少牢馈食礼和特牲馈食礼有什么区别？", "士昏禮納采用什麼禮物？"):
+        other = real_retriever.ask(text)
+        assert not other.found and ("兩篇" in other.notice or "两篇" in other.notice), text
+
+
 def test_off_topic_is_still_flagged(real_retriever):
     for q in ("明天上海會下雨嗎？", "How do I bake sourdough bread?", "宾馆几点退房？"):
         assert not real_retriever.ask(q).found, q

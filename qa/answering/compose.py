@@ -20,7 +20,7 @@ from ..corpus.load import read_seed
 from ..corpus.renderings import rendering_of, sentence_renderings
 from ..corpus.units import LAYER_LABELS, LemmaUnit
 from ..text.cedict import cedict
-from ..text.lexicon import english_of_terms
+from ..text.lexicon import english_of_terms, other_rites_table
 from ..text.normalize import normalize, normalize_with_map
 from ..text.tokens import cjk_runs, longest_common_run
 from .sentences import QueryTerms, query_terms, select_sentences, split_sentences
@@ -39,6 +39,13 @@ _SCOPE = {
     "以及方苞《仪礼析疑》的燕礼部分。下面列出最接近的段落（多是注疏提到{rites}之处），并不回答这个问题。",
     "zh-Hant": "本語料沒有{rites}。語料只收《儀禮》兩篇：鄉飲酒禮全篇（經、鄭注、賈疏），燕禮中段與末段（經、注、疏），"
     "以及方苞《儀禮析疑》的燕禮部分。下面列出最接近的段落（多是注疏提到{rites}之處），並不回答這個問題。",
+}
+#: Said above the answer to a question about this corpus that compares a rite it does not hold.
+_COMPARE = {
+    "en": "The corpus does not contain {rites} itself, only what its commentaries cite or compare of it; "
+    "the passages below are the corpus's own.",
+    "zh-Hans": "本语料没有{rites}本篇，只在注疏引及或比较时提到；下面是语料本身的段落。",
+    "zh-Hant": "本語料沒有{rites}本篇，只在注疏引及或比較時提到；下面是語料本身的段落。",
 }
 #: Said when the question names a layer (賈疏, 鄭注, 方苞) that has nothing on the passages found.
 _LAYER_EMPTY = {
@@ -253,9 +260,15 @@ def compose_answer(
     # a question naming a rite or a commentator of the corpus is about it, whatever else it names
     # (「鄭注引周禮何意？」); so is one quoting its 經 (below)
     named_here = getattr(query, "rites", ()) or getattr(query, "layers", ())
-    outside = tuple(getattr(query, "other_rites", ())) if not named_here else ()
-    if outside and quotes_jing(query, hits):
-        outside = ()  # 「舉觶者降，鄉射於此有大夫之文，此何以不言？」 asks about this corpus's 經, comparing
+    outside = tuple(getattr(query, "other_rites", ()))
+    # what it says of a rite the corpus lacks is then the commentary's comparison, and the answer says so
+    compared: tuple[str, ...] = ()
+    if outside and getattr(query, "layers", ()):
+        outside = ()  # 「鄭注為什麼引周禮鍾師來解釋奏陔？」 asks about the commentator's citation
+    elif outside and (named_here or quotes_jing(query, hits) or compares_outside(query, hits)):
+        # 「鄉飲酒禮告旨，鄉射禮也告旨嗎？」 names this corpus's rite beside another; 「舉觶者降，鄉射於此有大夫之文，
+        # 此何以不言？」 asks about its 經, comparing; 「賓酢主人時…辭洗？和鄉射禮順序一樣嗎？」 about its act
+        compared, outside = outside, ()
     found = bool(hits) and not hits[0].low_confidence
     relevant = found or bool(outside and hits)
     chosen = select_sentences(query, hits, max_sentences) if relevant else []
@@ -267,10 +280,10 @@ def compose_answer(
         u = c.unit
         evidence.append(Evidence(c.text, u.id, u.work, u.rite, c.layer, u.source, lines, round(score, 4)))
     found = found and bool(evidence) and not outside
-    notice = scope_notice(outside, query.lang) if outside else ""
+    notice = scope_notice(outside, query.lang) if outside else compare_notice(compared, query.lang) if compared and found else ""
     layers = tuple(getattr(query, "layers", ()))
     if found and layers and not any(e.layer in layers for e in evidence):
-        notice = layer_notice(layers[0], query.lang)
+        notice = " ".join(p for p in (notice, layer_notice(layers[0], query.lang)) if p)
     cited = "\n".join(f"{e.text}〔{e.citation()}〕" for e in evidence)
     if found:
         text = "\n".join(p for p in (notice, cited) if p)
@@ -297,6 +310,51 @@ def quotes_jing(query: "Query", hits: Sequence["Hit"], depth: int = 3) -> bool:
 
     runs = [r for seg in query.segments for r in cjk_runs(seg) if len(r) >= QUOTE_RUN]
     return any(longest_common_run(r, normalize(h.unit.jing)) >= QUOTE_RUN for h in hits[:depth] for r in runs)
+
+
+#: Characters that set a rite beside another just before its name (「和鄉射禮…」, 「與大射同否」).
+_COMPARE_BEFORE = frozenset("和与跟同比较")
+#: Words that do so just after it (「鄉射禮順序一樣嗎」, 「大射則異」), within COMPARE_GAP characters.
+_COMPARE_AFTER = ("一样", "相同", "同", "不同", "异", "相比", "比较", "有别", "区别")
+COMPARE_GAP = 4
+#: English words that set a rite beside another before its name ("unlike the archery rite", "than in …").
+_COMPARE_EN = frozenset({"unlike", "than", "compared", "versus", "vs"})
+#: Character pairs the question must share with the first hit's 經 (besides the compared rite's name).
+COMPARE_PAIRS = 2
+
+
+def compares_outside(query: "Query", hits: Sequence["Hit"]) -> bool:
+    """The question asks about an act of this corpus's rite and only sets a rite the corpus lacks beside it: every
+    such rite it names stands in a comparison (和鄉射禮一樣嗎, "unlike the archery rite"), and the rest of it shares
+    COMPARE_PAIRS character pairs with the 經 of its confident first hit (辭洗, 主人 of 「…主人阼階東，南面辭洗」)."""
+    if not hits or hits[0].low_confidence:
+        return False
+    norm = query.norm
+    names = [name for name, value in other_rites_table().chinese if value in query.other_rites and name in norm]
+    english = [w.lower() for w in re.findall(r"[A-Za-z]+", query.text)]
+    if names:
+        for name in names:
+            at = norm.find(name)
+            before = norm[at - 1] if at > 0 else ""
+            end = at + len(name)
+            after = norm[end : end + COMPARE_GAP + 2]  # 「鄉射禮順序一樣」: the word may follow what is compared
+            if before not in _COMPARE_BEFORE and not any(w in after for w in _COMPARE_AFTER):
+                return False
+    elif not _COMPARE_EN.intersection(english):
+        return False
+    rest = norm
+    for name in names:
+        rest = rest.replace(name, " ")
+    jing = normalize(hits[0].unit.jing)
+    pairs = {r[i : i + 2] for seg in (*query.segments, *query.expansions) for r in cjk_runs(seg) for i in range(len(r) - 1)}
+    pairs = {p for p in pairs if p in rest and p in jing}
+    return len(pairs) >= COMPARE_PAIRS
+
+
+def compare_notice(rites: Sequence[str], lang: str) -> str:
+    """Said above an answer about this corpus that sets a rite it lacks beside it."""
+    names = "、".join(rites) if lang != "en" else ", ".join(rites)
+    return _COMPARE.get(lang, _COMPARE["zh-Hant"]).format(rites=names)
 
 
 def scope_notice(rites: Sequence[str], lang: str) -> str:
