@@ -188,8 +188,8 @@ class Bridge:
     #: toneless reading → the characters of the 經 that read so, most frequent first: what a syllable the
     #: reader marks as a term ('bian', (xian)) may spell when no ritual term reads so
     jing_syllables: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    #: toneless reading → the runs of three or four characters of the 經 that read so: what a reader quoting the
-    #: text in pinyin spells ("zuo xing zhi" → 坐行之, "gong si ren" → 工四人) when no term of the corpus reads so
+    #: toneless reading → the runs of three or four characters of one clause of the 經 that read so: what a reader
+    #: quoting the text in pinyin spells ("zuo xing zhi" → 坐行之 of 「乃就席，坐行之」) when no term of the corpus reads so
     jing_phrases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
@@ -301,7 +301,8 @@ class Bridge:
         """The ritual terms each pinyin word (or run) of an English question spells, one tuple per
         reading: xuanjiu → (玄酒,); lu chou → (旅酬,); zhi → (旨, 觯, 至), an ambiguous syllable. A
         run is up to MAX_PINYIN_WORDS words, none of them an English word, whose joined reading is a
-        term's; the longest run first. A one-syllable word reads as the rarest one-character terms."""
+        term's; the longest run first. A one-syllable word reads as the rarest one-character terms; three or four
+        syllables that spell no term may spell a run of one clause of the 經 (:attr:`jing_phrases`)."""
         words = [w for w in query.segments if w.isascii() and w.isalpha()]
         marked = _marked_words(query)
         out: list[tuple[str, ...]] = []
