@@ -89,6 +89,7 @@ def test_lay_english_motion_reads_as_the_rites_verbs():
     assert "入" in analyze("Why can't the officers walk in after that?").expansions
     assert "出" in analyze("When do the musicians file out?").expansions
     assert "旅酬" in analyze("What is the travelling toast?").expansions
+    assert {"牲", "杀"} <= set(analyze("Which animal do they kill?").expansions)  # as 動物 → 牲 for Chinese
 
 
 def test_the_books_title_is_no_pinyin_term(real_retriever):
