@@ -435,7 +435,10 @@ class Bridge:
             earlier = self.pinyin_terms(replace(query, core=" ".join(query.carried_words)))
             if earlier := tuple(t for t in earlier if t not in own):
                 query = replace(query, context=(*query.context, *earlier))
-        extra = tuple(dict.fromkeys((*self.bridge(query), *guessed)))
+        # the gloss bridge reads the question's firm terms, not an ambiguous syllable's guesses ('jie': 戒 介 阶):
+        # a gloss of a guess (陔 of 「陔之言戒也」) is a guess of a guess
+        firm = replace(query, expansions=tuple(e for e in query.expansions if e not in guessed)) if guessed else query
+        extra = tuple(dict.fromkeys((*self.bridge(firm), *guessed)))
         if BRIDGE_IN_EXPANSIONS:
             return replace(query, expansions=(*query.expansions, *extra), bridged=extra, understood=True)
         # the glosses the question's own words spell out join what BM25 matches; the rest only

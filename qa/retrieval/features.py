@@ -1,7 +1,7 @@
 """Generic features of a (question, candidate unit) pair, for the learned re-ranker (:mod:`qa.retrieval.rerank`).
 
 Each fused candidate gets the same :data:`FEATURES`, computed from what the retrievers said
-about it (its fused score, its rank and score on each side) and from what its own text holds
+about it (its fused score, its rank and score on each side, its rank in each lay channel) and from what its own text holds
 of the question (idf-weighted shares of the question's terms by layer and in its best single
 sentence, a gloss of the asked term, the rite and commentator the question names, a reason
 clause for a why question, place and number words for where / how many). The detectors are the
@@ -55,18 +55,28 @@ FEATURES: tuple[str, ...] = (
     "why_reason",     # why question and the unit's 注 / 析疑 holds a reason clause
     "kind_place",     # where / how-many question and the unit's 經 or 注 says a place / number
     "negated_jing",   # the question asks about an act (not why it is not done) the unit's 經 only says is not done
+    "shadow_rr",      # 1 / rank in the English shadow's list (0: not in it, or the channel unused)
+    "rendering_rr",   # … in the plain renderings' list
+    "asked_rr",       # … in the list of the questions each unit answers
+    "shadow_rr_en",   # the same three again for an English question (0 otherwise): how much the lay channels
+    "rendering_rr_en",  # count depends on the question's language
+    "asked_rr_en",
 )
 N_FEATURES = len(FEATURES)
 
 
 @dataclass(frozen=True, slots=True)
 class Evidence:
-    """What the two retrievers said about one unit (rank 1-based; 0 when the unit is not in that list)."""
+    """What the two retrievers and the lay channels said about one unit (rank 1-based; 0 when the unit is not in
+    that list)."""
 
     lexical_rank: int = 0
     lexical_score: float = 0.0
     dense_rank: int = 0
     dense_score: float = 0.0
+    shadow_rank: int = 0  # the English shadow (qa.retrieval.shadow)
+    rendering_rank: int = 0  # the plain renderings (qa.retrieval.renderings)
+    asked_rank: int = 0  # the questions each unit answers (qa.retrieval.asked)
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +187,7 @@ def features(query: "Query", terms: QueryTerms, fused: Sequence[tuple["LemmaUnit
     lex_top = max((e.lexical_score for e in ev.values() if e.lexical_rank), default=0.0) or 1.0
     den_top = max((e.dense_score for e in ev.values() if e.dense_rank), default=0.0) or 1.0
     place = terms.where or terms.count
+    english = query.lang == "en"
     acts = asked_acts(query) if not terms.negated else set()
     share_asked, share_own, share_expansion, share_bridged = map(_sharer, (asked, own, expansion, bridged))
     share_follow_own, share_context = _sharer(follow_own), _sharer(context)
@@ -214,6 +225,9 @@ def features(query: "Query", terms: QueryTerms, fused: Sequence[tuple["LemmaUnit
         row[19] = 1.0 if terms.why and text.reason else 0.0
         row[20] = 1.0 if place and says_kind(text.place, terms) else 0.0
         row[21] = 1.0 if acts and only_negated(text.jing, acts) else 0.0
+        if e is not None:
+            row[22:25] = [1.0 / r if r else 0.0 for r in (e.shadow_rank, e.rendering_rank, e.asked_rank)]
+            row[25:28] = row[22:25] if english else 0.0
     return x
 
 

@@ -185,14 +185,17 @@ class DenseRetriever(_PassageRetriever):
 
 
 def _evidence(rankings: Mapping[str, Sequence[tuple[str, float]]]) -> dict[str, Evidence]:
-    """Each unit's rank (1-based) and score on the lexical and the dense side, for the re-ranker."""
+    """Each unit's rank (1-based) and score on the lexical and the dense side, and its rank in each lay channel
+    (the English shadow, the renderings, the asked questions), for the re-ranker."""
     lexical = {u: (r, s) for r, (u, s) in enumerate(rankings.get("lexical", ()), 1)}
     dense = {u: (r, s) for r, (u, s) in enumerate(rankings.get("dense", ()), 1)}
+    channels = {name: {u: r for r, (u, _) in enumerate(rankings.get(name, ()), 1)} for name in ("shadow", "rendering", "asked")}
     out = {}
-    for u in lexical.keys() | dense.keys():
+    for u in lexical.keys() | dense.keys() | set().union(*channels.values()):
         lr, ls = lexical.get(u, (0, 0.0))
         dr, ds = dense.get(u, (0, 0.0))
-        out[u] = Evidence(lr, float(ls), dr, float(ds))
+        out[u] = Evidence(lr, float(ls), dr, float(ds), channels["shadow"].get(u, 0), channels["rendering"].get(u, 0),
+                          channels["asked"].get(u, 0))
     return out
 
 
