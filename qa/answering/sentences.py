@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from ..corpus.units import LemmaUnit
+from ..corpus.units import LemmaUnit, rite_id
 from ..retrieval.renderings import chinese_bag, sentence_question_words, sentence_words
 from ..retrieval.shadow import english_of, question_words
 from ..retrieval.terms import QueryTerms, gloss_strength, glosses_tail, negated_topic, query_terms
@@ -376,7 +376,7 @@ def _parts(
         # so does a sentence of the layer the question quotes before asking another (鄭注說「…」，賈疏怎麼說？)
         echo=echo(c.norm, question) if question and not says and (
             c.layer == "jing" or (terms.asked_layer and c.layer != terms.asked_layer)) else 0.0,
-        other_rite=bool(terms.rites and _rite_of(c.unit) not in terms.rites),
+        other_rite=bool(terms.rites and rite_id(c.unit.id) not in terms.rites),
         other_layer=bool(terms.layers and c.layer not in terms.layers),
         earlier_layer=bool(terms.asked_layer and c.layer != terms.asked_layer),
         layer_prior=_layer_prior(c.layer, terms, says),
@@ -393,12 +393,6 @@ def _layer_prior(layer: str, terms: QueryTerms, says: bool = False) -> float:
         if terms.why or terms.meaning:  # the 經 states the act; its reason or meaning is in the commentary
             return WHY_JING_PRIOR
     return LAYER_PRIOR.get(layer, 0.5)
-
-
-def _rite_of(unit: LemmaUnit) -> str:
-    """The rite id of a unit: the second part of its work.rite.sequence id."""
-    parts = unit.id.split(".")
-    return parts[1] if len(parts) > 2 else ""
 
 
 def _term_weights(cands: Sequence[Candidate], terms: QueryTerms) -> dict[str, float]:

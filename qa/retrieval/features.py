@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 import numpy as np
 
+from ..corpus.units import rite_id
 from ..text.normalize import normalize
 from ..text.tokens import cjk_runs, word_terms
 from .terms import QueryTerms, explains, gloss_strength, says_kind
@@ -155,12 +156,6 @@ def asked_acts(query: "Query") -> set[str]:
     return {t for t in (*(r for seg in query.segments for r in cjk_runs(seg)), *query.expansions) if len(t) >= 2}
 
 
-def rite_of(unit_id: str) -> str:
-    """The rite id of a unit id (work.rite.sequence)."""
-    parts = unit_id.split(".")
-    return parts[1] if len(parts) >= 3 else ""
-
-
 def features(query: "Query", terms: QueryTerms, fused: Sequence[tuple["LemmaUnit", float]],
              idf: Mapping[str, float] | None = None,
              evidence: Mapping[str, Evidence] | None = None) -> np.ndarray:
@@ -202,7 +197,7 @@ def features(query: "Query", terms: QueryTerms, fused: Sequence[tuple["LemmaUnit
             row[3] = e.lexical_score / lex_top if e.lexical_rank else 0.0
             row[4] = e.dense_score / den_top if e.dense_rank else 0.0
         if rites:
-            rite = rite_of(unit.id)
+            rite = rite_id(unit.id)
             row[5] = 1.0 if rite == rites[0] else 0.5 if rite in rites[1:] else 0.0
             row[6] = 0.0 if rite in rites else 1.0
         if asked:
@@ -231,4 +226,4 @@ def features(query: "Query", terms: QueryTerms, fused: Sequence[tuple["LemmaUnit
     return x
 
 
-__all__ = ["Evidence", "FEATURES", "N_FEATURES", "asked_acts", "features", "gloss_of", "only_negated", "rite_of", "unit_text"]
+__all__ = ["Evidence", "FEATURES", "N_FEATURES", "asked_acts", "features", "gloss_of", "only_negated", "unit_text"]

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 
 import numpy as np
 
+from ..corpus.units import rite_id
 from ..errors import DataTableError
 from ..text.tables import data_dir, per_directory, read_table
 from ..text.tokens import word_terms
@@ -122,12 +123,6 @@ def gloss_score(unit: "LemmaUnit", terms: "QueryTerms") -> float:
 def has_layer(unit: "LemmaUnit", layer: str) -> bool:
     """Whether ``unit`` has text in ``layer`` (jing / zhu / shu / xiyi)."""
     return bool(unit.shu if layer == "shu" else getattr(unit, layer, ""))
-
-
-def rite_of(unit_id: str) -> str:
-    """The rite id of a unit id (work.rite.sequence)."""
-    parts = unit_id.split(".")
-    return parts[1] if len(parts) >= 3 else ""
 
 
 #: Generic features the learned model leaves out. The shares of the question's terms by layer and in the best
@@ -255,7 +250,7 @@ def _hand(query: "Query", head: list[tuple["LemmaUnit", float]],
             text = unit_text(unit).full
             s += FOLLOW_OWN * share(own, text, idf) + FOLLOW_CONTEXT * share(context, text, idf)
         if rites:
-            rite = rite_of(unit.id)
+            rite = rite_id(unit.id)
             s += RITE_BONUS if rite == rites[0] else RITE_BONUS / 2 if rite in rites[1:] else 0.0
         if meaning and terms is not None:
             s += GLOSS_BONUS * gloss_score(unit, terms)
