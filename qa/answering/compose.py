@@ -259,11 +259,12 @@ def compose_answer(
     hits = tuple(hits)
     # a question naming a rite or a commentator of the corpus is about it, whatever else it names
     # (「鄭注引周禮何意？」); so is one quoting its 經 (below)
-    named_here = getattr(query, "rites", ()) or getattr(query, "layers", ())
+    layers = tuple(getattr(query, "layers", ()))
+    named_here = getattr(query, "rites", ()) or layers
     outside = tuple(getattr(query, "other_rites", ()))
     # what it says of a rite the corpus lacks is then the commentary's comparison, and the answer says so
     compared: tuple[str, ...] = ()
-    if outside and getattr(query, "layers", ()):
+    if outside and layers:
         outside = ()  # 「鄭注為什麼引周禮鍾師來解釋奏陔？」 asks about the commentator's citation
     elif outside and (named_here or quotes_jing(query, hits) or compares_outside(query, hits)):
         # 「鄉飲酒禮告旨，鄉射禮也告旨嗎？」 names this corpus's rite beside another; 「舉觶者降，鄉射於此有大夫之文，
@@ -281,13 +282,10 @@ def compose_answer(
         evidence.append(Evidence(c.text, u.id, u.work, u.rite, c.layer, u.source, lines, round(score, 4)))
     found = found and bool(evidence) and not outside
     notice = scope_notice(outside, query.lang) if outside else compare_notice(compared, query.lang) if compared and found else ""
-    layers = tuple(getattr(query, "layers", ()))
     if found and layers and not any(e.layer in layers for e in evidence):
         notice = " ".join(p for p in (notice, layer_notice(layers[0], query.lang)) if p)
     cited = "\n".join(f"{e.text}〔{e.citation()}〕" for e in evidence)
-    if found:
-        text = "\n".join(p for p in (notice, cited) if p)
-    elif outside:
+    if found or outside:
         text = "\n".join(p for p in (notice, cited) if p)
     else:
         text = not_found_text(query.lang)
@@ -331,7 +329,6 @@ def compares_outside(query: "Query", hits: Sequence["Hit"]) -> bool:
         return False
     norm = query.norm
     names = [name for name, value in other_rites_table().chinese if value in query.other_rites and name in norm]
-    english = [w.lower() for w in re.findall(r"[A-Za-z]+", query.text)]
     if names:
         for name in names:
             at = norm.find(name)
@@ -340,7 +337,7 @@ def compares_outside(query: "Query", hits: Sequence["Hit"]) -> bool:
             after = norm[end : end + COMPARE_GAP + 2]  # 「鄉射禮順序一樣」: the word may follow what is compared
             if before not in _COMPARE_BEFORE and not any(w in after for w in _COMPARE_AFTER):
                 return False
-    elif not _COMPARE_EN.intersection(english):
+    elif _COMPARE_EN.isdisjoint(w.lower() for w in re.findall(r"[A-Za-z]+", query.text)):
         return False
     rest = norm
     for name in names:
@@ -351,16 +348,20 @@ def compares_outside(query: "Query", hits: Sequence["Hit"]) -> bool:
     return len(pairs) >= COMPARE_PAIRS
 
 
+def _rites_notice(table: Mapping[str, str], rites: Sequence[str], lang: str) -> str:
+    """``table``'s sentence in the question's language (traditional Chinese by default), naming ``rites``."""
+    names = "、".join(rites) if lang != "en" else ", ".join(rites)
+    return table.get(lang, table["zh-Hant"]).format(rites=names)
+
+
 def compare_notice(rites: Sequence[str], lang: str) -> str:
     """Said above an answer about this corpus that sets a rite it lacks beside it."""
-    names = "、".join(rites) if lang != "en" else ", ".join(rites)
-    return _COMPARE.get(lang, _COMPARE["zh-Hant"]).format(rites=names)
+    return _rites_notice(_COMPARE, rites, lang)
 
 
 def scope_notice(rites: Sequence[str], lang: str) -> str:
     """What the corpus covers, for a question about rites it does not hold."""
-    names = "、".join(rites) if lang != "en" else ", ".join(rites)
-    return _SCOPE.get(lang, _SCOPE["zh-Hant"]).format(rites=names)
+    return _rites_notice(_SCOPE, rites, lang)
 
 
 def layer_notice(layer: str, lang: str) -> str:
