@@ -63,8 +63,6 @@ MAX_BRIDGED_TERM = 3
 PER_QUESTION_GLOSSES = 3
 #: Whether bridged terms join the expansions BM25 matches (else only the encoder and sentence choice see them).
 BRIDGE_IN_EXPANSIONS = False
-#: A homophone slip (司政 for 司正) is corrected in the question's own words, not added as an expansion.
-SLIPS_IN_CORE = True
 #: An English question names the corpus's topic with this many different glossary words.
 ENGLISH_NAMED_WORDS = 2
 #: So too a Chinese question: two different modern words the glossary maps to a ritual term (乐师 → 工,
@@ -218,7 +216,8 @@ class Bridge:
         by_reading: dict[str, list[str]] = {}
         # what a reader may spell: the ritual terms, and the words of the 經 itself (every pair of
         # characters that recurs in it: 折俎 of 乃設折俎, 拜送)
-        pairs = Counter(b for u in units for r in cjk_runs(normalize(u.jing)) for b in bigrams(r))
+        jing_runs = [r for u in units for r in cjk_runs(normalize(u.jing))]
+        pairs = Counter(b for r in jing_runs for b in bigrams(r))
         spellable = ritual | chars | {b for b, n in pairs.items() if n >= MIN_JING_PAIR} | _jing_names(units)
         for term in sorted(spellable):
             for reading in spellings(dictionary, term):
@@ -228,7 +227,7 @@ class Bridge:
         works = {normalize(u.work) for u in units}
         titles = {book, *works, *(w.removeprefix(book) for w in works)} - {""}
         title_readings = frozenset(reading for t in titles for reading in spellings(dictionary, t))
-        jing_chars = Counter(ch for u in units for r in cjk_runs(normalize(u.jing)) for ch in r)
+        jing_chars = Counter(ch for r in jing_runs for ch in r)
         syllables: dict[str, list[str]] = {}
         for ch, _ in jing_chars.most_common():
             for syllable in dictionary.readings(ch):
@@ -420,14 +419,12 @@ class Bridge:
         # characters (zhi: 旨 觯 至) also count as guesses when sentences are chosen
         guessed = tuple(dict.fromkeys(t for r in readings if len(r) > 1 for t in r))
         # a term typed with a homophone slip (司政 → 司正) is the reader's own word, written as the term itself
-        slips = self.slip_pairs(query)
-        if SLIPS_IN_CORE and slips:
+        # (added as an expansion it weighed less than the rest of its run: 立 of 立个司政 matched 立飲)
+        if slips := self.slip_pairs(query):
             core = query.core
             for typed, term in slips:
                 core = core.replace(typed, term)
             query = replace(query, core=core)
-        else:
-            spelled += tuple(t for _, t in slips if t not in query.expansions and t not in spelled)
         if spelled:
             query = replace(query, expansions=(*query.expansions, *spelled))
         if query.carried_words:  # the previous turn's terms in pinyin follow the conversation on
