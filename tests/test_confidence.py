@@ -82,6 +82,13 @@ def test_a_seam_between_two_words_weighs_less_than_an_unknown_word():
     assert SEAM_WEIGHT < 1.0
 
 
+def test_english_contractions_are_phrasing_not_content():
+    # I'm of "I'm researching the music" says nothing of the topic: it weighs neither way
+    idf = {"乐": 2.0}
+    assert ritual_share(analyze("I'm asking about the music and the songs"), idf) == ritual_share(
+        analyze("asking about the music and the songs"), idf)
+
+
 def test_named_rite_alone_is_on_topic():
     assert ritual_share(analyze("鄉飲酒禮"), {"乡": 1.0}) == 1.0
 

@@ -143,6 +143,15 @@ def test_rite_names_become_hints_not_words():
     assert "乡饮酒礼" in analyze("鄉飲酒禮用什麼牲？").dense_text
 
 
+def test_a_rite_named_by_its_host_keeps_the_host():
+    # "the ruler's feast" is the 燕禮, and its ruler is still the 公 / 君 of the question
+    q = analyze("Why do the top nobles get no extra mat at the ruler's banquet?")
+    assert q.rites == ("yan",) and {"公", "君"} <= set(q.expansions)
+    assert analyze("How many parts did the music have at the lord's feast?").rites == ("yan",)
+    assert analyze("at a feast in the palace, who pours?").rites == ("yan",)
+    assert "公" not in analyze("In the village drinking ceremony, who pours?").expansions
+
+
 def test_commentator_names_become_layer_hints():
     q = analyze("方苞怎麼看鄭注的說法？")
     assert q.layers == ("xiyi", "zhu") and "方苞" not in q.core

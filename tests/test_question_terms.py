@@ -146,5 +146,15 @@ def test_in_what_order_questions_ask_an_order_and_an_order_sentence_says_it():
     assert not says_kind(normalize("旅，序也"), order)
 
 
+def test_how_big_asks_a_number_and_a_measure_says_it():
+    from qa.retrieval.terms import says_kind
+
+    size = query_terms(analyze("How big were the drinking cups?"))
+    assert size.count and query_terms(analyze("爵能装多大？")).count
+    assert says_kind(normalize("皆用一升之爵，至酬及旅酬之等皆用三升之觶"), size)
+    assert says_kind(normalize("其挺有五，通祭者六"), size)
+    assert not says_kind(normalize("爵尊，不褻用之"), size)
+
+
 def test_who_is_it_asks_an_identity():
     assert query_terms(analyze("那个帮忙扶乐工的人是谁？")).meaning

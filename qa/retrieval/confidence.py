@@ -239,6 +239,8 @@ def _content_terms(query: "Query", idf: Mapping[str, float], unknown: float) -> 
     covered = glossary_words([s for s in query.segments if s.isascii()])
     for seg in query.segments:
         if seg.isascii():
+            if seg.lower() in _PHRASING_EN:  # I'm, don't, nobody: the asker's phrasing, no topic either way
+                continue
             weights[f"en:{seg}"] = ENGLISH_WEIGHT
             if seg in covered:
                 on.add(f"en:{seg}")

@@ -237,6 +237,12 @@ def _english(words: list[str], rites: list[str], layers: list[str]) -> tuple[lis
             key = tuple(stems[i : i + n])
             if key in rt or key in ct:
                 (rites if key in rt else layers).append(rt.get(key) or ct[key])
+                if key in rt:  # "the ruler's feast" names the 燕禮 and its host, the 公 of the text
+                    for j in range(i, i + n):
+                        host = gl.get((stems[j],), ())
+                        if HOST_TERMS & set(host):
+                            terms.extend(host)
+                            kept.append(words[j])
                 i += n
                 break
             # a lone verb whose particle comes later is the phrasal verb ("set … down" → set down)
@@ -253,6 +259,11 @@ def _english(words: list[str], rites: list[str], layers: list[str]) -> tuple[lis
                 kept.append(words[i])
             i += 1
     return kept, terms
+
+
+#: The ruler's terms: a rite named by its host ("the ruler's feast", "the duke's banquet") keeps the host as a
+#: word of the question (only the rest of the name is taken out as the rite's name).
+HOST_TERMS = frozenset({"公", "君"})
 
 
 #: A word that is a noun or a verb by what follows it: the verb takes an object ("hand him a cup",

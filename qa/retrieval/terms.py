@@ -75,7 +75,7 @@ _ORDER = re.compile(r"以齿|以次|次序|次第|先后|先[^，。；]{1,8}后
 #: A bare 哪 asks where (「肉乾擺哪？」, 「坐哪」), unless a measure word makes it which (哪個, 哪些, 哪位).
 _WHERE_NA = re.compile(r"哪(?![个些一位种样天年次首篇边几])")
 _COUNT = ("几", "多少", "how many", "how much", "若干", "多久", "多长", "how long", "how often", "几年", "多远", "多高", "多深", "多宽",
-          "how far", "how tall", "how deep", "how wide")
+          "how far", "how tall", "how deep", "how wide", "多大", "how big", "how large", "多重", "how heavy", "几何")
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,8 +333,10 @@ _PLACE = re.compile(
     r"在[^，。；]{0,8}?[东西南北上下前后中间]|[东西南北]面|[东西南北]上|之[东西南北]|[东西南北][阶序楹堂房]"
     r"|[阶堂庭门楹序房室][上下前后东西南北间内外]|[荐席尊洗篚碑俎豆觯爵][东西南北]|位"
 )
-#: A number that counts something (六者, 四人, 三年, 丈六尺, 凡…), not the 一 of 「一歌則一吹」.
-_NUMBER = re.compile(r"[二三四五六七八九十百][者篇人年尺丈寸拜爵终成等命日月番节首次种章]|[一二三四五六七八九十百]{2,}|凡|丈|尺|年")
+#: A number that counts or measures something (六者, 四人, 三年, 丈六尺, 一升之爵, 其挺有五, 再重, 凡…), not the
+#: 一 of 「一歌則一吹」.
+_NUMBER = re.compile(r"[二三四五六七八九十百][者篇人年尺丈寸拜爵终成等命日月番节首次种章重领条挺]|[一二三四五六七八九十百]{2,}|凡|丈|尺|年"
+                     r"|[一二三四五六七八九十][升斗]|有[二三四五六七八九十][^十百]|再重")
 
 
 def says_kind(norm: str, terms: QueryTerms) -> bool:
