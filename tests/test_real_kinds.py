@@ -73,6 +73,12 @@ def test_follow_up_that_names_rites_is_a_new_question(real_retriever):
     assert q2.context  # a real follow-up still leans on the previous turn
 
 
+def test_follow_up_that_turns_to_the_other_rite_answers_from_it(real_retriever):
+    # the carried context (who helps the musicians up) is the 鄉飲酒禮's; the question now names the 燕禮
+    a = real_retriever.ask("那國君請客的燕禮呢？也是一樣的人扶嗎？", history=["鄉飲酒禮裡樂工是誰扶上堂的？"])
+    assert a.hits[0].unit.id.startswith("zhushu.yan.")
+
+
 def test_other_rite_gets_a_scope_notice(real_retriever):
     a = real_retriever.ask("士昏禮納采用什麼禮物？")
     assert not a.found and a.notice

@@ -61,6 +61,8 @@ FOLLOW_OWN = 1.0
 FOLLOW_CONTEXT = 0.6
 #: A unit of the first rite the question names gains this (another named rite: half of it).
 RITE_BONUS = 0.15
+#: ... times this in a follow-up, whose carried context (the turn before, often about the other rite) weighs against it.
+FOLLOW_RITE = 3.0
 #: Weight of a term the lexical index does not know (it occurs nowhere: rare by definition).
 DEFAULT_IDF = 5.0
 #: Definition questions: a unit glossing the asked term gains this much × the gloss strength × its layer's weight.
@@ -251,7 +253,8 @@ def _hand(query: "Query", head: list[tuple["LemmaUnit", float]],
             s += FOLLOW_OWN * share(own, text, idf) + FOLLOW_CONTEXT * share(context, text, idf)
         if rites:
             rite = rite_id(unit.id)
-            s += RITE_BONUS if rite == rites[0] else RITE_BONUS / 2 if rite in rites[1:] else 0.0
+            bonus = RITE_BONUS * (FOLLOW_RITE if context else 1.0)
+            s += bonus if rite == rites[0] else bonus / 2 if rite in rites[1:] else 0.0
         if meaning and terms is not None:
             s += GLOSS_BONUS * gloss_score(unit, terms)
         jing = unit_text(unit).jing
