@@ -148,7 +148,9 @@ def test_a_rite_named_by_its_host_keeps_the_host():
     q = analyze("Why do the top nobles get no extra mat at the ruler's banquet?")
     assert q.rites == ("yan",) and {"公", "君"} <= set(q.expansions)
     assert analyze("How many parts did the music have at the lord's feast?").rites == ("yan",)
-    assert analyze("at a feast in the palace, who pours?").rites == ("yan",)
+    # a palace, a state banquet or a king's feast is as often another age's or people's feast
+    assert analyze("What did they serve at the king's feast in the palace?").rites == ()
+    assert analyze("清朝宫廷宴会满汉全席真的存在吗？").rites == ()
     assert "公" not in analyze("In the village drinking ceremony, who pours?").expansions
 
 
