@@ -75,7 +75,7 @@ _ORDER = re.compile(r"以齿|以次|次序|次第|先后|先[^，。；]{1,8}后
 #: A bare 哪 asks where (「肉乾擺哪？」, 「坐哪」), unless a measure word makes it which (哪個, 哪些, 哪位).
 _WHERE_NA = re.compile(r"哪(?![个些一位种样天年次首篇边几])")
 _COUNT = ("几", "多少", "how many", "how much", "若干", "多久", "多长", "how long", "how often", "几年", "多远", "多高", "多深", "多宽",
-          "how far", "how tall", "how deep", "how wide", "多大", "how big", "how large", "多重", "how heavy", "几何")
+          "how far", "how tall", "how deep", "how wide", "多大", "how big", "how large", "多重", "how heavy")
 
 
 @dataclass(frozen=True, slots=True)
