@@ -8,10 +8,13 @@ from qa.retrieval.confidence import (
     CALIBRATION_VERSION,
     RITUAL_MIN,
     SEAM_WEIGHT,
+    TOPIC_SURE,
+    TOPIC_SURE_FLOOR,
     Calibration,
     Signals,
     noise_queries,
     offtopic_questions,
+    preface_words,
     ritual_share,
 )
 from qa.retrieval.query import analyze
@@ -87,6 +90,24 @@ def test_english_contractions_are_phrasing_not_content():
     idf = {"乐": 2.0}
     assert ritual_share(analyze("I'm asking about the music and the songs"), idf) == ritual_share(
         analyze("asking about the music and the songs"), idf)
+
+
+def test_a_clause_about_the_asker_is_no_content():
+    assert {"teenager", "museum"} <= preface_words("My teenager asked me this after a museum visit: were the singers blind?")
+    assert "singers" not in preface_words("My teenager asked me this after a museum visit: were the singers blind?")
+    # a clause that names the rite's things, or a place or a feast by name, is part of what is asked
+    assert not preface_words("I'm hosting a dinner; who should I toast first?")
+    assert not preface_words("For my historical novel set in Tudor England, how would a host greet guests?")
+    idf = {"乐": 2.0}
+    assert ritual_share(analyze("My son asked me this after a museum visit. Were the musicians blind, and who led them?"),
+                        idf) == ritual_share(analyze("Were the musicians blind, and who led them?"), idf)
+
+
+def test_a_sure_classifier_needs_only_a_trace_of_the_rites_words():
+    c = Calibration(dense_min=0.9)
+    assert not c.low_confidence(Signals(ritual=TOPIC_SURE_FLOOR, dense=0.0, topic=TOPIC_SURE))
+    assert c.low_confidence(Signals(ritual=TOPIC_SURE_FLOOR - 0.01, dense=0.0, topic=TOPIC_SURE))
+    assert c.low_confidence(Signals(ritual=TOPIC_SURE_FLOOR, dense=0.0, topic=TOPIC_SURE - 0.01))
 
 
 def test_named_rite_alone_is_on_topic():

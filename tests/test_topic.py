@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from conftest import evaluation_question_keys, question_key
 
@@ -33,6 +35,16 @@ def test_voices_name_units_of_the_parse(real_retriever):
     ids = {u.id for u in real_retriever.units}
     voices = read_table(VOICES)
     assert {r.fields[0] for r in voices} == ids  # three questions for every unit, none for a unit that is gone
+
+
+def test_the_lay_probe_names_units_of_the_parse_and_repeats_no_evaluation_question(real_retriever):
+    # tests/data/lay_probe.tsv (scripts/lay_probe.py): two lay questions for every unit, none an evaluation question
+    rows = [line.split("\t") for line in (Path(__file__).parent / "data" / "lay_probe.tsv").read_text(encoding="utf-8")
+            .splitlines() if line.strip() and not line.startswith("#")]
+    assert {r[0] for r in rows} == {u.id for u in real_retriever.units} and len(rows) == 2 * len(real_retriever.units)
+    assert {r[1] for r in rows} == {"en", "zh-Hans"}
+    asked = evaluation_question_keys()
+    assert not [r[2] for r in rows if question_key(r[2]) in asked]
 
 
 def test_no_written_question_of_the_classifier_repeats_an_evaluation_question():
@@ -81,7 +93,10 @@ def test_rule_reads_the_verdict():
     # at the vouch a question with little of the corpus's vocabulary is answered, never one with none
     assert not c.low_confidence(Signals(ritual=0.25, dense=0.1, topic=TOPIC_VOUCH))
     assert not c.low_confidence(Signals(ritual=TOPIC_FLOOR, dense=0.1, topic=TOPIC_VOUCH))  # English, one glossary word
-    assert c.low_confidence(Signals(ritual=0.1, dense=0.1, topic=0.99))
+    assert c.low_confidence(Signals(ritual=0.1, dense=0.1, topic=TOPIC_SURE - 0.01))
+    # a sure verdict needs only a trace of the vocabulary (TOPIC_SURE_FLOOR), still never none
+    assert not c.low_confidence(Signals(ritual=0.1, dense=0.1, topic=0.99))
+    assert c.low_confidence(Signals(ritual=0.0, dense=0.1, topic=0.99))
     assert c.low_confidence(Signals(ritual=0.25, dense=0.1, topic=TOPIC_VOUCH - 0.01))
     # no verdict: the rule as it was
     assert not c.low_confidence(Signals(ritual=0.9, dense=0.1, named=True, topic=None))

@@ -39,7 +39,8 @@ only work words set it there (boss, 老闆: ``figurative``, a reader may call th
 ``TOPIC_SURE`` of it. And an
 all-English question needs two words of the glossary to count as ritual vocabulary at all ("how do
 I cook rice" has one; see ``ENGLISH_MIN_WORDS``; a glossary phrase, keep order, is one word); a
-direction or a number word (right → 右, two → 二) names no topic.
+direction or a number word (right → 右, two → 二) names no topic; nor do an English question's contractions
+(I'm, don't) or its clauses about the asker (:func:`preface_words`: "My son asked me this after a museum visit").
 
 A sixth, ``topic``, is the probability the topic classifier (:mod:`qa.retrieval.topic`) gives a modern-language
 question of its own that it is about this corpus, and ``itself`` whether the question names a term of the corpus no
@@ -50,7 +51,8 @@ count as naming the rite, so it needs the share or the dense side; at ``TOPIC_VO
 is enough.
 
 A result is **confident** when it names a ritual term (in everyday words only: when the classifier does not doubt
-it), when ``ritual >= RITUAL_MIN``, when the topic classifier vouches for it, or when the dense score clears the
+it), when ``ritual >= RITUAL_MIN``, when the topic classifier vouches for it (at ``TOPIC_SURE`` a trace of the rite's
+words, ``TOPIC_SURE_FLOOR``, is enough), or when the dense score clears the
 calibrated threshold and ``ritual >= RITUAL_FLOOR`` (a paraphrase in other words than the corpus's, never a question
 with no ritual word at all). Otherwise every hit is marked
 ``low_confidence`` and the answer says plainly that no passage answers the question.
@@ -71,6 +73,7 @@ of ``CALIBRATION_VERSION`` is stale and rebuilt (or refused), never recalibrated
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
@@ -117,6 +120,12 @@ TOPIC_VOUCH = 0.6
 #: boss?"); a time word (nowadays, 如今) or a modern place always sets it today. Development sets: one answerable
 #: question with a modern word reaches it (0.97), no off-topic one passes 0.66.
 TOPIC_SURE = 0.9
+#: ... and at TOPIC_SURE a question needs only this trace of the rite's vocabulary (one lay word of the glossary
+#: among everyday ones: "As the cup goes down the line of officials, does the etiquette get any simpler?", share
+#: 0.14), not TOPIC_FLOOR. Fourteenth round: of 867 development off-topic questions (the off-topic sets and both
+#: everyday probes) none is at TOPIC_SURE with a share from 0.05 to TOPIC_FLOOR; of 297 lay English questions written
+#: from the units (the lay probe) two are, both answerable.
+TOPIC_SURE_FLOOR = 0.05
 #: Margin added above the highest dense score of the calibration noise and off-topic questions.
 DENSE_MARGIN = 0.02
 #: Dense threshold when there is no calibration (never reached by cosine similarity).
@@ -173,6 +182,26 @@ FOREIGN_WEIGHT = 3.0
 _PHRASING_EN = frozenset("hes shes its theyre youre were im ive thats whats wont dont doesnt didnt isnt arent wasnt "
                          "werent wouldnt couldnt shouldnt cant nobody everybody somebody anybody anyone everyone "
                          "someone something anything everything nothing".split())
+
+
+#: The asker's own words: a clause of an English question with one of these and no word of the glossary tells why
+#: it is asked ("I'm writing a novel", "my son asked me this after a museum visit", "I'd guess not"), not what
+#: about: its words are no content of the ritual share, neither ritual nor off-topic.
+_FIRST_PERSON = frozenset("i im ive id ill my me mine we our us".split())
+_CLAUSE_END = re.compile(r"[.!?;:,()\u2014\u2013]+|\s-\s")
+
+
+def preface_words(text: str) -> frozenset[str]:
+    """The words of ``text``'s English clauses about the asker (see ``_FIRST_PERSON``), lower-cased, apostrophes
+    dropped (I'm → im), as the question's segments spell them."""
+    out: set[str] = set()
+    for clause in _CLAUSE_END.split(text.replace("'", "").replace("\u2019", "")):
+        words = WORD.findall(clause.lower())
+        # a name inside it (Tudor England, Thanksgiving) is where the question is set: the clause is its topic
+        named = any(w[:1].isupper() and w.lower() not in _FIRST_PERSON for w in re.findall(r"[A-Za-z]+", clause)[1:])
+        if words and _FIRST_PERSON.intersection(words) and not named and not glossary_words(words):
+            out.update(words)
+    return frozenset(out)
 
 
 def foreign_english(query: "Query", vocabulary: frozenset[str], stop: frozenset[str]) -> list[str]:
@@ -237,10 +266,11 @@ def _content_terms(query: "Query", idf: Mapping[str, float], unknown: float) -> 
                 weights.setdefault(ch, scale * CHAR_WEIGHT * idf.get(ch, unknown))
 
     covered = glossary_words([s for s in query.segments if s.isascii()])
+    preface = preface_words(query.text) if query.lang in ("en", "mixed") else frozenset()
     for seg in query.segments:
         if seg.isascii():
-            if seg.lower() in _PHRASING_EN:  # I'm, don't, nobody: the asker's phrasing, no topic either way
-                continue
+            if seg.lower() in _PHRASING_EN or (seg in preface and seg not in covered):
+                continue  # I'm, don't, nobody; a clause about the asker: no topic either way
             weights[f"en:{seg}"] = ENGLISH_WEIGHT
             if seg in covered:
                 on.add(f"en:{seg}")
@@ -326,6 +356,8 @@ class Calibration:
             return False
         if s.topic is not None and s.topic >= self.topic_vouch and ritual >= self.topic_floor:
             return False  # 「那个管纪律的人是从哪儿临时找来的？」: the rite's people in lay words
+        if s.topic is not None and s.topic >= self.topic_sure and ritual >= TOPIC_SURE_FLOOR:
+            return False  # "Quick one: after giving the order to clear, where did the order-keeper wait?"
         dense_ok = s.dense is not None and s.dense >= self.dense_min
         return not (dense_ok and ritual >= self.ritual_floor)
 
