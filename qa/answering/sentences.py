@@ -221,22 +221,30 @@ def _layer_texts(unit: LemmaUnit) -> list[tuple[str, int, str]]:
     return [t for t in texts if t[2]]
 
 
+@lru_cache(maxsize=1024)
+def _unit_runs(unit: LemmaUnit) -> tuple[tuple[str, int, int, int, str, str, tuple[str, ...]], ...]:
+    """Every candidate run of ``unit`` (layer, part, start, end, text, normalized text, sentences): the same for
+    every question, so cut once per unit."""
+    out = []
+    for layer, part, text in _layer_texts(unit):
+        spans = split_sentences(text)
+        for i in range(len(spans)):
+            for j in range(i, min(i + WINDOW, len(spans))):
+                s, e = spans[i][0], spans[j][1]
+                norm = normalize(text[s:e])
+                if j > i and len(norm) > WINDOW_CHARS:
+                    break
+                out.append((layer, part, s, e, text[s:e], norm, tuple(text[a:b] for a, b in spans[i : j + 1])))
+    return tuple(out)
+
+
 def _candidates(hits: Sequence["Hit"]) -> list[Candidate]:
     out = []
     top = hits[0].score if hits else 0.0
     for rank, hit in enumerate(hits[: len(RANK_PRIOR)]):
         if top > 0 and hit.score >= TIE * top:
             rank = 0  # as good as the first: ranked together
-        for layer, part, text in _layer_texts(hit.unit):
-            spans = split_sentences(text)
-            for i in range(len(spans)):
-                for j in range(i, min(i + WINDOW, len(spans))):
-                    s, e = spans[i][0], spans[j][1]
-                    norm = normalize(text[s:e])
-                    if j > i and len(norm) > WINDOW_CHARS:
-                        break
-                    sentences = tuple(text[a:b] for a, b in spans[i : j + 1])
-                    out.append(Candidate(rank, hit.unit, layer, part, s, e, text[s:e], norm, sentences))
+        out += [Candidate(rank, hit.unit, *run) for run in _unit_runs(hit.unit)]
     return out
 
 
