@@ -318,6 +318,7 @@ class Calibration:
     topic_vouch: float = TOPIC_VOUCH
     topic_floor: float = TOPIC_FLOOR
     topic_sure: float = TOPIC_SURE
+    topic_sure_floor: float = TOPIC_SURE_FLOOR
 
     @classmethod
     def from_manifest(cls, manifest: dict[str, Any]) -> "Calibration | None":
@@ -356,7 +357,7 @@ class Calibration:
             return False
         if s.topic is not None and s.topic >= self.topic_vouch and ritual >= self.topic_floor:
             return False  # 「那个管纪律的人是从哪儿临时找来的？」: the rite's people in lay words
-        if s.topic is not None and s.topic >= self.topic_sure and ritual >= TOPIC_SURE_FLOOR:
+        if s.topic is not None and s.topic >= self.topic_sure and ritual >= self.topic_sure_floor:
             return False  # "Quick one: after giving the order to clear, where did the order-keeper wait?"
         dense_ok = s.dense is not None and s.dense >= self.dense_min
         return not (dense_ok and ritual >= self.ritual_floor)
