@@ -110,6 +110,27 @@ def test_a_corpus_term_holding_a_rite_name_is_no_other_rite(real_retriever):
     assert real_retriever.ask("大射禮的三番射是怎麼進行的？").notice  # the rite itself is still outside
 
 
+def test_an_english_rite_word_inside_a_glossary_phrase_is_no_other_rite(real_retriever):
+    """"archery" of "an archery officer" (the 燕禮's 射人) names no rite, as 大射 inside 大射正 does not; "the archery
+    contest" still does."""
+    a = real_retriever.ask("Which officers, such as the archery officer, get their meat and sauce first at the lord's banquet?")
+    assert a.found and not a.notice
+    assert not real_retriever.ask("In the archery contest, who keeps score?").found
+
+
+def test_a_rite_set_beside_this_one_with_like_or_the_other_way_round_is_a_comparison(real_retriever):
+    """「不像冠礼那样」 compares as 「和冠礼一样吗」 does: the question is about this corpus's act (the host's dress when he
+    consults on the guests), answered under the note that the corpus has the other rite only in comparisons."""
+    a = real_retriever.ask("谋宾的时候主人穿什么衣服？为什么不像冠礼那样要再三通知？")
+    assert a.found and "士冠禮本篇" in a.notice
+    assert not real_retriever.ask("士冠礼里主人穿什么？").found  # about the other rite itself
+    for text in ("Why is the washbasin set out before the wine jars here, when the archery rite does it the other way round?",
+                 "Why is the washbasin set out before the wine jars and the cup basket here, whereas at the archery contest "
+                 "the jars come first?"):
+        en = real_retriever.ask(text)
+        assert en.found and "does not contain" in en.notice, text
+
+
 def test_comparison_with_another_rite_about_this_corpus_is_answered(real_retriever):
     """Quoting this corpus's 經 while comparing another rite is a question about the corpus."""
     a = real_retriever.ask("主人速賓，鄉射禮也有此節嗎？")

@@ -311,12 +311,15 @@ def quotes_jing(query: "Query", hits: Sequence["Hit"], depth: int = 3) -> bool:
 
 
 #: Characters that set a rite beside another just before its name (「和鄉射禮…」, 「與大射同否」).
-_COMPARE_BEFORE = frozenset("和与跟同比较")
+_COMPARE_BEFORE = frozenset("和与跟同比较像如似")
 #: Words that do so just after it (「鄉射禮順序一樣嗎」, 「大射則異」), within COMPARE_GAP characters.
 _COMPARE_AFTER = ("一样", "相同", "同", "不同", "异", "相比", "比较", "有别", "区别")
 COMPARE_GAP = 4
 #: English words that set a rite beside another before its name ("unlike the archery rite", "than in …").
-_COMPARE_EN = frozenset({"unlike", "than", "compared", "versus", "vs"})
+_COMPARE_EN = frozenset({"unlike", "than", "compared", "versus", "vs", "whereas", "differ", "differs", "different",
+                         "same", "reverse", "opposite"})
+#: English phrases that do so ("… when the archery rite does it the other way round").
+_COMPARE_EN_PHRASE = re.compile(r"\bother way (?:a)?round\b|\bthe other way\b", re.I)
 #: Character pairs the question must share with the first hit's 經 (besides the compared rite's name).
 COMPARE_PAIRS = 2
 
@@ -337,7 +340,8 @@ def compares_outside(query: "Query", hits: Sequence["Hit"]) -> bool:
             after = norm[end : end + COMPARE_GAP + 2]  # 「鄉射禮順序一樣」: the word may follow what is compared
             if before not in _COMPARE_BEFORE and not any(w in after for w in _COMPARE_AFTER):
                 return False
-    elif _COMPARE_EN.isdisjoint(w.lower() for w in re.findall(r"[A-Za-z]+", query.text)):
+    elif _COMPARE_EN.isdisjoint(w.lower() for w in re.findall(r"[A-Za-z]+", query.text)) and not _COMPARE_EN_PHRASE.search(
+            query.text):
         return False
     rest = norm
     for name in names:
@@ -345,7 +349,11 @@ def compares_outside(query: "Query", hits: Sequence["Hit"]) -> bool:
     jing = normalize(hits[0].unit.jing)
     pairs = {r[i : i + 2] for seg in (*query.segments, *query.expansions) for r in cjk_runs(seg) for i in range(len(r) - 1)}
     pairs = {p for p in pairs if p in rest and p in jing}
-    return len(pairs) >= COMPARE_PAIRS
+    # the question's words in the corpus's terms (洗, 尊 of "the basin for washing cups … the wine jars"; 介 of 副宾)
+    # count as its own, unless they only spell the compared rite (射 of "archery")
+    spelled = "".join(value for value in query.other_rites)
+    terms = {t for t in query.expansions if t in jing and not set(t) <= set(spelled)}
+    return len(pairs | terms) >= COMPARE_PAIRS
 
 
 def _rites_notice(table: Mapping[str, str], rites: Sequence[str], lang: str) -> str:

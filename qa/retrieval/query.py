@@ -442,8 +442,34 @@ def english_names(table: "_Names", words: Sequence[str]) -> list[tuple[str, ...]
 
 
 def other_rites(norm: str, words: Sequence[str]) -> list[str]:
-    """Display names of the rites outside the corpus that a question names (normalized text, its English words)."""
-    return names_in(other_rites_table(), norm, words)
+    """Display names of the rites outside the corpus that a question names (normalized text, its English words).
+
+    An English name written only inside a longer phrase of the ritual glossary is no rite's name ("archery" of "an
+    archery officer", the 燕禮's 射人), as 大射 inside 大射正 is not (:meth:`qa.retrieval.bridge.Bridge.outside_rites`)."""
+    table = other_rites_table()
+    found = [value for name, value in table.chinese if name in norm]
+    stems = [stem(w) for w in words if w not in DETERMINERS]
+    phrases = glossary().english
+    covered = [False] * len(stems)
+    for n in range(2, MAX_PHRASE_WORDS + 1):
+        for i in range(len(stems) - n + 1):
+            if tuple(stems[i : i + n]) in phrases:
+                covered[i : i + n] = [True] * n
+    for n in range(1, MAX_PHRASE_WORDS + 1):
+        for i in range(len(stems) - n + 1):
+            key = tuple(stems[i : i + n])
+            if key in table.english and not (all(covered[i : i + n]) and _inside_longer(stems, i, n, phrases)):
+                found.append(table.english[key])
+    return list(dict.fromkeys(found))
+
+
+def _inside_longer(stems: Sequence[str], i: int, n: int, phrases: Mapping[tuple[str, ...], object]) -> bool:
+    """Whether the words ``stems[i:i+n]`` lie inside one glossary phrase longer than they are."""
+    for m in range(n + 1, MAX_PHRASE_WORDS + 1):
+        for start in range(max(0, i + n - m), min(i, len(stems) - m) + 1):
+            if tuple(stems[start : start + m]) in phrases:
+                return True
+    return False
 
 
 #: Words for a layer or a view that name no topic once a commentator is named (賈公彥的「疏」, 方苞的「看法」).
