@@ -290,6 +290,10 @@ def test_follow_up_keeps_the_rite_of_the_conversation():
     q = analyze("And the next day, when the guest comes to thank him, do they actually meet?",
                 history=["In the district drinking ceremony, why does the host see the guest off?"])
     assert q.rites == ("xiangyin",) and q.context == ()
+    # ... unless it names a rite of its own
+    q = analyze("And at the duke's banquet, who plays the host, since the duke himself can't?",
+                history=["Who is the host in the village drinking rite, a private man or an official?"])
+    assert q.rites == ("yan",)
     assert analyze("Separate question: why does the guest bow?",
                    history=["In the district drinking ceremony, why does the host see the guest off?"]).rites == ()
 

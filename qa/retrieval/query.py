@@ -582,9 +582,9 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
             rites = rites or list(prev.rites)
     elif recent and not standalone and has_follow_up_marker(parts):
         # a longer question that still says it follows on ("And the next day, …", 「那獻笙的時候呢，…」)
-        # stands on its own words, in the rite the conversation is about
+        # stands on its own words, in the rite it names or else the one the conversation is about
         try:
-            rites = list(analyze(recent[-1], max_chars=max_chars, history=recent[:-1]).rites)
+            rites = rites or list(analyze(recent[-1], max_chars=max_chars, history=recent[:-1]).rites)
         except QueryError:  # pragma: no cover - recent holds only non-empty turns
             pass
 
