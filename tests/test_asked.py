@@ -75,10 +75,22 @@ def test_the_table_is_read_by_unit_and_language(tmp_path):
         "t.x.1\t尊两壶于房户间有\ten\tWhere are the jars?\n", encoding="utf-8")
     rows = unit_questions_in(tmp_path)
     assert rows["t.x.1"].en == ("Why the water?", "Where are the jars?") and rows["t.x.1"].zh == ("为什么放清水？",)
+    assert rows["t.x.1"].trained() == ("Why the water?", "Where are the jars?", "为什么放清水？")
+
+
+def test_a_row_marked_no_is_a_document_of_the_channel_only(tmp_path):
+    """``no`` in the train column: the channel reads the question, the encoder and the topic classifier do not."""
+    (tmp_path / "unit_questions.tsv").write_text(
+        "t.x.1\t尊两壶于房户间有\ten\tWhy the water?\nt.x.1\t尊两壶于房户间有\ten\tWhat is in the second jar?\tno\n",
+        encoding="utf-8")
+    q = unit_questions_in(tmp_path)["t.x.1"]
+    assert q.en == ("Why the water?", "What is in the second jar?")
+    assert q.untrained == frozenset({"What is in the second jar?"}) and q.trained() == ("Why the water?",)
 
 
 @pytest.mark.parametrize("line, message", [("t.x.1\t尊两壶于房户间有\tfr\tPourquoi ?", "neither en nor zh"),
-                                           ("t.x.1\t尊两壶于房户间有\ten\tA?\nt.x.1\t乐正先升北面立于\ten\tB?", "two openings")])
+                                           ("t.x.1\t尊两壶于房户间有\ten\tA?\nt.x.1\t乐正先升北面立于\ten\tB?", "two openings"),
+                                           ("t.x.1\t尊两壶于房户间有\ten\tA?\tyes", "neither empty nor no")])
 def test_a_bad_row_is_named(tmp_path, line, message):
     (tmp_path / "unit_questions.tsv").write_text(line + "\n", encoding="utf-8")
     with pytest.raises(DataTableError, match=message):

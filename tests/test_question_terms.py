@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from qa.retrieval.query import analyze
-from qa.retrieval.terms import HEAD_GLOSS, PART_GLOSS, _is_gloss_of, gloss_strength, query_terms
+from qa.retrieval.terms import HEAD_GLOSS, PART_GLOSS, _is_gloss_of, gloss_strength, jing_is_term, query_terms
 from qa.text.normalize import normalize
 
 
@@ -158,3 +158,13 @@ def test_how_big_asks_a_number_and_a_measure_says_it():
 
 def test_who_is_it_asks_an_identity():
     assert query_terms(analyze("那个帮忙扶乐工的人是谁？")).meaning
+
+
+def test_a_short_jing_that_is_the_asked_term_is_explained_by_its_commentary():
+    """「乃設折俎」 is the act of setting out the 折俎: its 注 「牲體枝解節折在俎」 explains the 折俎 though it is no
+    「X，Y也」 gloss. A long 經 that mentions the term, or a short one about something else, is not."""
+    terms = query_terms(analyze("折俎是什麼？"))
+    assert jing_is_term(normalize("乃設折俎。"), terms)
+    assert not jing_is_term(normalize("主人立于西階東，薦脯醢。介升席自北方，設折俎。"), terms)
+    assert not jing_is_term(normalize("乃羞。"), terms)
+    assert jing_is_term(normalize("羞庶羞。"), query_terms(analyze("羞庶羞是什么意思？")))

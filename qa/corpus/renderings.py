@@ -110,20 +110,32 @@ class UnitQuestions:
     opening: str  # the first OPENING_CHARS normalized characters of the unit's text (see opening())
     en: tuple[str, ...] = ()
     zh: tuple[str, ...] = ()
+    #: those of ``en`` and ``zh`` whose row says ``no`` in the train column: documents of the asked-questions
+    #: channel only, no training pair of the static encoder and no positive of the topic classifier
+    untrained: frozenset[str] = frozenset()
+
+    def trained(self) -> tuple[str, ...]:
+        """The questions that train the static encoder and the topic classifier (English, then Chinese)."""
+        return tuple(q for q in (*self.en, *self.zh) if q not in self.untrained)
 
 
 @per_directory
 def unit_questions_in(directory: Path) -> Mapping[str, UnitQuestions]:
-    rows: dict[str, tuple[str, list[str], list[str]]] = {}
+    rows: dict[str, tuple[str, list[str], list[str], set[str]]] = {}
     for row in read_table(QUESTION_TABLE, directory):
         uid, start, lang, question = row.fields[:4]
         if lang not in ("en", "zh"):
             raise row.error(f"language {lang!r} is neither en nor zh")
-        seen = rows.setdefault(uid, (start, [], []))
+        train = row.fields[4].strip().lower() if len(row.fields) > 4 else ""
+        if train not in ("", "no"):
+            raise row.error(f"train column {train!r} is neither empty nor no")
+        seen = rows.setdefault(uid, (start, [], [], set()))
         if seen[0] != start:
             raise row.error(f"unit {uid} quoted with two openings, {seen[0]!r} and {start!r}")
         (seen[1] if lang == "en" else seen[2]).append(question)
-    return {uid: UnitQuestions(uid, start, tuple(en), tuple(zh)) for uid, (start, en, zh) in rows.items()}
+        if train == "no":
+            seen[3].add(question)
+    return {uid: UnitQuestions(uid, start, tuple(en), tuple(zh), frozenset(no)) for uid, (start, en, zh, no) in rows.items()}
 
 
 def unit_questions() -> Mapping[str, UnitQuestions]:

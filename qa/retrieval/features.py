@@ -20,7 +20,7 @@ import numpy as np
 from ..corpus.units import rite_id
 from ..text.normalize import normalize
 from ..text.tokens import cjk_runs, word_terms
-from .terms import QueryTerms, explains, gloss_strength, says_kind
+from .terms import QueryTerms, explains, gloss_strength, jing_is_term, says_kind
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..corpus.units import LemmaUnit
@@ -30,6 +30,8 @@ if TYPE_CHECKING:  # pragma: no cover
 DEFAULT_IDF = 5.0
 #: Layer weight of a gloss of the asked term (a 注 gloss is the answer; a 疏 often only repeats it).
 GLOSS_LAYERS: Mapping[str, float] = {"zhu": 1.0, "xiyi": 0.8, "shu": 0.5}
+#: Gloss strength of the commentary on a 經 that is little more than the asked term (:func:`qa.retrieval.terms.jing_is_term`).
+TERM_JING_GLOSS = 0.8
 _SENTENCE_END = re.compile(r"(?<=[。；？！?!;])")
 
 #: The features, in the order of a feature row (and of the weights in ``qa/data/rerank.tsv``).
@@ -93,6 +95,7 @@ class _UnitText:
     reason: bool  # a 注 / 析疑 sentence gives a reason
     place: str  # normalized 經 + 注 (where place and number words are looked for)
     layers: frozenset[str]  # the unit's non-empty layers
+    note_weight: float  # the gloss weight of the unit's most direct commentary layer (注, else 析疑, else 疏; 0: none)
 
 
 def _sentences(text: str) -> list[str]:
@@ -107,8 +110,9 @@ def unit_text(unit: "LemmaUnit") -> _UnitText:
     sentences = tuple(n for _, text in raw for n in (normalize(s) for s in _sentences(text)) if n)
     gloss = tuple((GLOSS_LAYERS[layer], s) for layer, text in raw if layer in GLOSS_LAYERS for s in _sentences(text))
     reason = any(explains(normalize(s), layer) for layer, text in raw if layer in ("zhu", "xiyi") for s in _sentences(text))
+    note_weight = next((GLOSS_LAYERS[layer] for layer, text in raw[1:] if text.strip()), 0.0)
     return _UnitText(jing, zhu + xiyi, shu, normalize(unit.full_text), sentences, gloss, reason, jing + zhu,
-                     frozenset(unit.layer_texts))
+                     frozenset(unit.layer_texts), note_weight)
 
 
 def _weights(terms: set[str], idf: Mapping[str, float] | None) -> dict[str, float]:
@@ -127,7 +131,7 @@ def _sharer(weights: Mapping[str, float]) -> Callable[[str], float]:
 
 def gloss_of(text: _UnitText, terms: QueryTerms) -> float:
     """The strongest gloss of an asked term in the unit's commentary, times its layer's weight (0.0: none)."""
-    best = 0.0
+    best = TERM_JING_GLOSS * text.note_weight if text.note_weight and jing_is_term(text.jing, terms) else 0.0
     for weight, sentence in text.gloss_sentences:
         if weight > best:
             best = max(best, weight * gloss_strength(sentence, terms))

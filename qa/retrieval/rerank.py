@@ -44,8 +44,8 @@ from ..corpus.units import rite_id
 from ..errors import DataTableError
 from ..text.tables import data_dir, per_directory, read_table
 from ..text.tokens import word_terms
-from .features import FEATURES, Evidence, asked_acts, features, only_negated, unit_text
-from .terms import asked_commentator, gloss_strength, query_terms, quoted_runs
+from .features import FEATURES, TERM_JING_GLOSS, Evidence, asked_acts, features, only_negated, unit_text
+from .terms import asked_commentator, gloss_strength, jing_is_term, query_terms, quoted_runs
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..corpus.units import LemmaUnit
@@ -110,8 +110,10 @@ def share(terms: set[str], text: str, idf: Mapping[str, float] | None = None) ->
 def gloss_score(unit: "LemmaUnit", terms: "QueryTerms") -> float:
     """The strongest gloss of an asked term in ``unit``'s commentary, by layer weight (0.0: none)."""
 
-    best = 0.0
     texts = [("zhu", unit.zhu), ("xiyi", unit.xiyi), *(("shu", p.text) for p in unit.shu)]
+    # a 經 that is little more than the asked term (乃設折俎): its commentary explains that very thing
+    note = next((GLOSS_LAYERS[layer] for layer, text in texts if text.strip()), 0.0)
+    best = TERM_JING_GLOSS * note if note and jing_is_term(unit_text(unit).jing, terms) else 0.0
     for layer, text in texts:
         weight = GLOSS_LAYERS.get(layer, 0.0)
         if not text or weight <= best:

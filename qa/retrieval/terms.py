@@ -387,4 +387,23 @@ def gloss_strength(text: str, terms: QueryTerms) -> float:
     return HEAD_GLOSS if whole.startswith(x) else max(PART_GLOSS, len(x) / len(whole))
 
 
-__all__ = ["QueryTerms", "asked_commentator", "explains", "gloss_strength", "glosses_tail", "query_terms", "says_kind"]
+#: Particles a short 經 opens with before the act it names (乃設折俎, 遂獻…).
+_JING_OPENING = "乃遂既则"
+#: A 經 of at most this many characters (its opening particle dropped) can be the name of one act or thing.
+TERM_JING_CHARS = 6
+#: ... and it is the asked term's when the term covers at least this share of it.
+TERM_JING_SHARE = 0.6
+
+
+def jing_is_term(jing: str, terms: QueryTerms) -> bool:
+    """Whether a short (normalized) 經 is little more than an asked term of two or more characters (「乃設折俎」 for
+    折俎, 「羞庶羞」): its commentary then explains the very thing a what-is question asks about, even without the
+    「X，Y也」 form (「牲體枝解節折在俎」)."""
+    core = jing.lstrip(_JING_OPENING)
+    if not core or len(core) > TERM_JING_CHARS:
+        return False
+    return any(len(t) >= 2 and t in core and len(t) / len(core) >= TERM_JING_SHARE for t in terms.asked)
+
+
+__all__ = ["QueryTerms", "asked_commentator", "explains", "gloss_strength", "glosses_tail", "jing_is_term", "query_terms",
+           "says_kind", "TERM_JING_CHARS", "TERM_JING_SHARE"]

@@ -68,7 +68,7 @@ TABLES: dict[str, TableSpec] = {
     "note_renderings.tsv": TableSpec(("unit id", "注 or 疏 sentence (normalized)", "en", "zh"), 4, indexed=False),
     # the questions each unit answers, in lay words (qa.retrieval.asked): a retrieval channel, and training
     # pairs of the static-corpus encoder (so an index records them)
-    "unit_questions.tsv": TableSpec(("unit id", "opening", "lang", "question"), 4),
+    "unit_questions.tsv": TableSpec(("unit id", "opening", "lang", "question", "train"), 4),
     # ... and of each 注, 疏 and 析疑 sentence: read by the sentence scorer only
     "sentence_questions.tsv": TableSpec(("unit id", "注, 疏 or 析疑 sentence (normalized)", "lang", "question"), 4,
                                         indexed=False),

@@ -230,7 +230,7 @@ def question_pairs(passages: Sequence, group_of: dict[str, int]) -> tuple[list[s
         target = first.get((uid, "jing")) or first.get((uid, "xiyi")) or first.get((uid, "zhu"))
         if not target or not _opens(first, uid, q.opening):
             continue
-        for text in (*q.en, *q.zh):
+        for text in q.trained():
             anchors.append(normalize(text))
             positives.append(target)
             groups.append(group_of[uid])
