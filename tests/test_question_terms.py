@@ -168,3 +168,10 @@ def test_a_short_jing_that_is_the_asked_term_is_explained_by_its_commentary():
     assert not jing_is_term(normalize("主人立于西階東，薦脯醢。介升席自北方，設折俎。"), terms)
     assert not jing_is_term(normalize("乃羞。"), terms)
     assert jing_is_term(normalize("羞庶羞。"), query_terms(analyze("羞庶羞是什么意思？")))
+
+
+def test_zenme_before_a_verb_of_doing_asks_how_not_why():
+    assert not query_terms(analyze("堂下站的人太多，一排站不下怎么办？")).why
+    assert not query_terms(analyze("座位怎麼排的？")).why
+    assert query_terms(analyze("客人怎么不回拜？")).why
+    assert query_terms(analyze("樂工怎麼才四個？")).why

@@ -64,6 +64,9 @@ _NEGATION_EN = re.compile(r"n['’]t\b|\bnot\b|\bno\b|\bnever\b|\bwithout\b", re
 _NEGATED_TOPIC = re.compile(r"^[○\s]*(?:[^，,。；：]{0,4}?)[不無无未非][^，,。；：]{1,10}[，,：:]")
 _WHERE = ("哪里", "哪儿", "何处", "何所", "何在", "何地", "何方", "哪边", "什么地方", "什么位置", "什么方向", "where", "which side")
 _WHAT_FOR = re.compile(r"(?:干嘛|干吗)的")
+#: 怎么 before a verb of doing asks how it is done, not why (「人一多排不下了怎么办」, 「座位怎么排的」, 「怎么回拜」);
+#: before a negation or a surprise (「怎么不回拜」, 「怎么反而」, 「怎么才四个」) it asks why (normalized).
+_HOW_DONE = re.compile(r"怎么(?:办|排|安排|做|处理|进行|摆|放|坐|站|走|回拜|回答|通知|弄|个)")
 #: Words that ask in what order or at what point (normalized; English lower-cased).
 _ORDER_ASKED = ("顺序", "次序", "先后", "什么时候", "何时", "几时", "从谁开始", "谁先", "哪个先", "何者先",
                 "in what order", "what order", "at what point", "how soon", "before or after", "which comes first")
@@ -171,7 +174,7 @@ def query_terms(query: "Query") -> QueryTerms:
     asked = query.norm.lower()
     why_he, what_he = _he_ye(query.text)
     # 「…是干嘛的」 asks what a thing or person is for (a gloss), not why
-    asked_why = _WHAT_FOR.sub("", asked)
+    asked_why = _HOW_DONE.sub("", _WHAT_FOR.sub("", asked))
     return QueryTerms(
         chars=frozenset(chars),
         bigrams=frozenset(bigrams),
