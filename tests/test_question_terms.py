@@ -175,3 +175,8 @@ def test_zenme_before_a_verb_of_doing_asks_how_not_why():
     assert not query_terms(analyze("座位怎麼排的？")).why
     assert query_terms(analyze("客人怎么不回拜？")).why
     assert query_terms(analyze("樂工怎麼才四個？")).why
+
+
+def test_the_purpose_asked_in_so_many_words_asks_why():
+    for text in ("主人先盥手而後洗爵，其義安在？", "燕坐必脫屨，其理由何在？", "賓升席自西方，其故何也？", "只掛磬不掛鐘，這是什麼規矩？"):
+        assert query_terms(analyze(text)).why, text

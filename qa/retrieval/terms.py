@@ -44,7 +44,9 @@ _WHY = ("为什么", "为何", "何以", "何故", "why", "所以", "怎么", "�
         # frames that ask a reason without a why word: the intention, the custom behind it, a guessed cause
         "用意", "用心", "讲究", "是不是因为", "是因为", "难道", "何意", "is it because", "point of", "idea behind", "significance",
         # the meaning taken from an act (「烹狗於堂東北，何所取義？」, 「何取」): its reason, not a place
-        "取义", "何取")
+        "取义", "何取",
+        # the purpose or ground asked in so many words (「其義何在」, 「其故何也」, 「這是什麼規矩」)
+        "义何在", "义安在", "理由", "其故", "何不", "说明什么", "什么规矩", "rationale")
 _MEANING = ("什么意思", "何谓", "何义", "是什么", "mean", "what is", "谓何", "意思", "什么人", "何人", "who",
             "何官", "到底是谁", "是谁", "干什么的", "干嘛的", "干吗的", "做什么的", "做啥的", "啥意思", "指哪",
             "指什么", "指的是", "哪些官", "什么官", "何所指", "指谁", "何解", "何训", "训何", "何释")
