@@ -180,3 +180,10 @@ def test_zenme_before_a_verb_of_doing_asks_how_not_why():
 def test_the_purpose_asked_in_so_many_words_asks_why():
     for text in ("主人先盥手而後洗爵，其義安在？", "燕坐必脫屨，其理由何在？", "賓升席自西方，其故何也？", "只掛磬不掛鐘，這是什麼規矩？"):
         assert query_terms(analyze(text)).why, text
+
+
+def test_more_where_and_what_frames():
+    for text in ("燕禮賓席安在？", "徹俎之後，賓主立於何位？", "肉是從哪個台階端上去的？", "Which way does the host face?"):
+        assert query_terms(analyze(text)).where, text
+    for text in ("斯禁者何物也？", "什么叫宿戒？", "「羹定」怎么讲？", "一相者誰？", "What's a sheng?"):
+        assert query_terms(analyze(text)).meaning, text

@@ -49,7 +49,8 @@ _WHY = ("为什么", "为何", "何以", "何故", "why", "所以", "怎么", "�
         "义何在", "义安在", "理由", "其故", "何不", "说明什么", "什么规矩", "rationale")
 _MEANING = ("什么意思", "何谓", "何义", "是什么", "mean", "what is", "谓何", "意思", "什么人", "何人", "who",
             "何官", "到底是谁", "是谁", "干什么的", "干嘛的", "干吗的", "做什么的", "做啥的", "啥意思", "指哪",
-            "指什么", "指的是", "哪些官", "什么官", "何所指", "指谁", "何解", "何训", "训何", "何释")
+            "指什么", "指的是", "哪些官", "什么官", "何所指", "指谁", "何解", "何训", "训何", "何释",
+            "何物", "什么叫", "怎么讲", "者谁", "what's a", "what's the", "what exactly is")
 #: The classical 「X者何？」 asks what X is (but 「…者何在」 where it is).
 _WHAT_IS_END = re.compile(r"者何[也乎]?[？?。！!\s]*$")
 #: 「…，何也？」 after a clause asks why (「主人退而賓又拜辱，何也？」); after a bare term or 者
@@ -64,7 +65,8 @@ _NEGATION_EN = re.compile(r"n['’]t\b|\bnot\b|\bno\b|\bnever\b|\bwithout\b", re
 #: A sentence whose topic is an omission: it opens with a negated act (「不嚌啐，下賓」, 「不洗者，
 #: 以其賤，略之也」, 「無獻，因其舉觶而薦之」) and goes on to say why.
 _NEGATED_TOPIC = re.compile(r"^[○\s]*(?:[^，,。；：]{0,4}?)[不無无未非][^，,。；：]{1,10}[，,：:]")
-_WHERE = ("哪里", "哪儿", "何处", "何所", "何在", "何地", "何方", "哪边", "什么地方", "什么位置", "什么方向", "where", "which side")
+_WHERE = ("哪里", "哪儿", "何处", "何所", "何在", "何地", "何方", "哪边", "什么地方", "什么位置", "什么方向", "where", "which side",
+          "何位", "安在", "哪个位置", "哪一边", "哪一侧", "哪个台阶", "which way", "which direction")
 _WHAT_FOR = re.compile(r"(?:干嘛|干吗)的")
 #: 怎么 before a verb of doing asks how it is done, not why (「人一多排不下了怎么办」, 「座位怎么排的」, 「怎么回拜」);
 #: before a negation or a surprise (「怎么不回拜」, 「怎么反而」, 「怎么才四个」) it asks why (normalized).
