@@ -292,7 +292,7 @@ def test_a_sentence_written_to_answer_a_lay_question_leads(monkeypatch):
     from qa.text.normalize import normalize
 
     monkeypatch.setattr(sentences, "WINDOW", 1)  # each sentence a candidate of its own (else the two short ones join)
-    question = "Which way does the host face when he hands the first drink over?"
+    question = "In what direction does the host face when he hands the first drink over?"
     before = texts(question, hit(ZHU_TWO, 0.9))
     written = {(ZHU_TWO.id, normalize("賓之席前，西北面獻賓也。")): (
         SentenceWords(frozenset(english_bag([("Which direction does the host face when offering the guest a drink?", 1.0)],
