@@ -319,3 +319,12 @@ def test_every_written_sentence_question_names_a_sentence_of_its_unit(real_retri
     assert not stray, stray[:3]  # a parser change that moves a sentence must come with the table
     assert all(q.en or q.zh for q in rows.values())
     assert len(rows) >= 0.9 * sum(len(v) for v in cut.values())
+
+
+def test_a_how_much_question_is_answered_by_the_sentence_that_gives_the_measure():
+    """The 注 on 「獻用爵，其他用觶」 says why the 爵 (「爵尊，不褻用之」), not how much each cup holds: asked how much,
+    the 疏 sentence with the measures leads, though the 注 inherits its 經's words."""
+    u = unit("zhushu.xiangyin.t20", "獻用爵，其他用觶。", "爵尊，不褻用之。",
+             "釋曰：案上獻賓、獻眾賓等皆用一升之爵，至酬及旅酬之等皆用三升之觶。以獻為初相敬，故用爵。", rite="鄉飲酒禮")
+    assert "一升之爵" in texts("獻酒用爵，其他用觶，兩種杯子各裝多少酒？", hit(u, 0.9))[0]
+    assert texts("獻用爵，其他用觶，為什麼？", hit(u, 0.9))[0].startswith("爵尊")  # asked why, the 注 still leads
