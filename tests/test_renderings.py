@@ -75,6 +75,18 @@ def test_bag_index_ranks_by_bm25():
     assert BagIndex.top(idx.scores({"a": 1.0, "b": 1.0}), 1)[0][0] == 1
 
 
+def test_empty_bags_are_no_documents_when_skipped():
+    """Two languages in one list of documents: each bag is empty in the other language's index. Skipped, the empty
+    ones change neither the collection size nor the mean length BM25 reads, so one language's scores do not move when
+    the other's documents are added."""
+    bags = [{"a": 1.0}, {"a": 3.0, "b": 1.0}, {"b": 1.0}]
+    alone = BagIndex.build(bags, skip_empty=True).scores({"a": 1.0, "b": 1.0})
+    padded = BagIndex.build([*bags, {}, {}, {}, {}], skip_empty=True).scores({"a": 1.0, "b": 1.0})
+    assert padded[:3].tolist() == alone.tolist() and not padded[3:].any()
+    counted = BagIndex.build([*bags, {}, {}, {}, {}]).scores({"a": 1.0, "b": 1.0})
+    assert counted[:3].tolist() != alone.tolist()  # counted as documents, the empty bags move the scores
+
+
 def test_languages_that_use_the_channel():
     assert fusion.rendering_weight(analyze("Why is there plain water by the wine?")) > 0
     assert fusion.rendering_weight(analyze("为什么要放一壶清水？")) > 0

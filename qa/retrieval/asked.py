@@ -91,7 +91,8 @@ class AskedIndex:
         log.debug("asked questions: %d of %d units, %d questions", covered, len(units), len(owner))
         if units and covered < MIN_COVERAGE * len(units):
             log.info("the questions table covers %d of %d units: the asked-questions channel is off", covered, len(units))
-        return cls(BagIndex.build(en), BagIndex.build(zh), np.asarray(owner, dtype=np.int64), stop, covered, len(units))
+        return cls(BagIndex.build(en, skip_empty=True), BagIndex.build(zh, skip_empty=True), np.asarray(owner, dtype=np.int64),
+                   stop, covered, len(units))
 
     def rank(self, query: "Query", depth: int) -> list[tuple[int, float]]:
         """The ``depth`` best units (index, score of its best written question) for ``query``; [] when nothing matches."""

@@ -33,10 +33,14 @@ class BagIndex:
     postings: Mapping[str, Postings]
 
     @classmethod
-    def build(cls, bags: Sequence[Mapping[str, float]]) -> "BagIndex":
-        n = len(bags)
+    def build(cls, bags: Sequence[Mapping[str, float]], *, skip_empty: bool = False) -> "BagIndex":
+        """``skip_empty``: an empty bag is no document (the collection size and the mean length that BM25 reads
+        count only the others), as when one list of documents holds two languages, each bag empty in the other's
+        index: the English questions are then scored among the English ones alone, whatever the Chinese ones number."""
         lengths = np.array([sum(b.values()) for b in bags], dtype=np.float64)
-        avg = float(lengths.mean()) if n and lengths.mean() > 0 else 1.0
+        present = lengths[lengths > 0] if skip_empty else lengths
+        n = len(present)
+        avg = float(present.mean()) if n and present.mean() > 0 else 1.0
         by_word: dict[str, list[tuple[int, float]]] = {}
         for i, bag in enumerate(bags):
             for w, tf in bag.items():
@@ -49,7 +53,7 @@ class BagIndex:
             tfs = np.array([t for _, t in rows], dtype=np.float64)
             norm = K1 * (1.0 - B + B * lengths[idx] / avg)
             postings[w] = Postings(idx, idf * tfs * (K1 + 1.0) / (tfs + norm))
-        return cls(n, postings)
+        return cls(len(bags), postings)
 
     def scores(self, words: Mapping[str, float]) -> np.ndarray:
         """Each unit's BM25 score for the weighted ``words``."""
