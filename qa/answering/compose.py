@@ -319,7 +319,7 @@ COMPARE_GAP = 4
 _COMPARE_EN = frozenset({"unlike", "than", "compared", "versus", "vs", "whereas", "differ", "differs", "different",
                          "same", "reverse", "opposite"})
 #: English phrases that do so ("… when the archery rite does it the other way round").
-_COMPARE_EN_PHRASE = re.compile(r"\bother way (?:a)?round\b|\bthe other way\b", re.I)
+_COMPARE_EN_PHRASE = re.compile(r"\bthe other way\b", re.I)
 #: Character pairs the question must share with the first hit's 經 (besides the compared rite's name).
 COMPARE_PAIRS = 2
 

@@ -450,15 +450,10 @@ def other_rites(norm: str, words: Sequence[str]) -> list[str]:
     found = [value for name, value in table.chinese if name in norm]
     stems = [stem(w) for w in words if w not in DETERMINERS]
     phrases = glossary().english
-    covered = [False] * len(stems)
-    for n in range(2, MAX_PHRASE_WORDS + 1):
-        for i in range(len(stems) - n + 1):
-            if tuple(stems[i : i + n]) in phrases:
-                covered[i : i + n] = [True] * n
     for n in range(1, MAX_PHRASE_WORDS + 1):
         for i in range(len(stems) - n + 1):
             key = tuple(stems[i : i + n])
-            if key in table.english and not (all(covered[i : i + n]) and _inside_longer(stems, i, n, phrases)):
+            if key in table.english and not _inside_longer(stems, i, n, phrases):
                 found.append(table.english[key])
     return list(dict.fromkeys(found))
 
