@@ -425,20 +425,33 @@ def has_follow_up_marker(pieces: list[tuple[str, str]]) -> bool:
     return pieces[0][0] == "word" and any(tuple(words[: len(o)]) == o for o in FOLLOW_UP_OPENINGS_EN)
 
 
-def names_in(table: "_Names", norm: str, words: Sequence[str]) -> list[str]:
+def names_in(table: "_Names", norm: str, words: Sequence[str],
+             within: Mapping[tuple[str, ...], object] | None = None) -> list[str]:
     """The values of ``table``'s names a question writes: a Chinese name inside its normalized text, an
-    English one as a run of its (lower-cased) words (:func:`english_names`); in order, once each."""
+    English one as a run of its (lower-cased) words (:func:`english_names`, ``within`` as there); in order, once each."""
     found = [value for name, value in table.chinese if name in norm]
-    found += [table.english[key] for key in english_names(table, words)]
+    found += [table.english[key] for key in english_names(table, words, within)]
     return list(dict.fromkeys(found))
 
 
-def english_names(table: "_Names", words: Sequence[str]) -> list[tuple[str, ...]]:
+def english_names(table: "_Names", words: Sequence[str],
+                  within: Mapping[tuple[str, ...], object] | None = None) -> list[tuple[str, ...]]:
     """The English names of ``table`` (their stemmed words) that run in ``words``, stemmed, determiners
-    skipped; shortest first, then in order."""
+    skipped; shortest first, then in order. With ``within`` (stemmed phrases, such as the glossary's), a name
+    written there only inside a longer one of those phrases is skipped ("archery" of "an archery officer")."""
     stems = [stem(w) for w in words if w not in DETERMINERS]
     return [tuple(stems[i : i + n]) for n in range(1, MAX_PHRASE_WORDS + 1) for i in range(len(stems) - n + 1)
-            if tuple(stems[i : i + n]) in table.english]
+            if tuple(stems[i : i + n]) in table.english
+            and not (within is not None and _inside_longer(stems, i, n, within))]
+
+
+def _inside_longer(stems: Sequence[str], i: int, n: int, phrases: Mapping[tuple[str, ...], object]) -> bool:
+    """Whether the words ``stems[i:i+n]`` lie inside one of ``phrases`` longer than they are."""
+    for m in range(n + 1, MAX_PHRASE_WORDS + 1):
+        for start in range(max(0, i + n - m), min(i, len(stems) - m) + 1):
+            if tuple(stems[start : start + m]) in phrases:
+                return True
+    return False
 
 
 def other_rites(norm: str, words: Sequence[str]) -> list[str]:
@@ -446,25 +459,7 @@ def other_rites(norm: str, words: Sequence[str]) -> list[str]:
 
     An English name written only inside a longer phrase of the ritual glossary is no rite's name ("archery" of "an
     archery officer", the 燕禮's 射人), as 大射 inside 大射正 is not (:meth:`qa.retrieval.bridge.Bridge.outside_rites`)."""
-    table = other_rites_table()
-    found = [value for name, value in table.chinese if name in norm]
-    stems = [stem(w) for w in words if w not in DETERMINERS]
-    phrases = glossary().english
-    for n in range(1, MAX_PHRASE_WORDS + 1):
-        for i in range(len(stems) - n + 1):
-            key = tuple(stems[i : i + n])
-            if key in table.english and not _inside_longer(stems, i, n, phrases):
-                found.append(table.english[key])
-    return list(dict.fromkeys(found))
-
-
-def _inside_longer(stems: Sequence[str], i: int, n: int, phrases: Mapping[tuple[str, ...], object]) -> bool:
-    """Whether the words ``stems[i:i+n]`` lie inside one glossary phrase longer than they are."""
-    for m in range(n + 1, MAX_PHRASE_WORDS + 1):
-        for start in range(max(0, i + n - m), min(i, len(stems) - m) + 1):
-            if tuple(stems[start : start + m]) in phrases:
-                return True
-    return False
+    return names_in(other_rites_table(), norm, words, within=glossary().english)
 
 
 #: Words for a layer or a view that name no topic once a commentator is named (賈公彥的「疏」, 方苞的「看法」).

@@ -112,8 +112,8 @@ def gloss_score(unit: "LemmaUnit", terms: "QueryTerms") -> float:
 
     texts = [("zhu", unit.zhu), ("xiyi", unit.xiyi), *(("shu", p.text) for p in unit.shu)]
     # a 經 that is little more than the asked term (乃設折俎): its commentary explains that very thing
-    note = next((GLOSS_LAYERS[layer] for layer, text in texts if text.strip()), 0.0)
-    best = TERM_JING_GLOSS * note if note and jing_is_term(unit_text(unit).jing, terms) else 0.0
+    cut = unit_text(unit)
+    best = TERM_JING_GLOSS * cut.note_weight if cut.note_weight and jing_is_term(cut.jing, terms) else 0.0
     for layer, text in texts:
         weight = GLOSS_LAYERS.get(layer, 0.0)
         if not text or weight <= best:
