@@ -8,7 +8,7 @@ import pytest
 
 from qa.corpus.load import Corpus, load_corpus
 from qa.corpus.outline import Outline, load_outline
-from qa.corpus.parallels import MIN_SCORE, clauses, find_parallels
+from qa.corpus.parallels import MIN_SCORE, ParallelTable, clauses, find_parallels
 from qa.corpus.units import LemmaUnit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,3 +90,15 @@ def test_real_parallels_of_stages(real):
     music = find_parallels(corpus, outline, "zhushu.yan.a016")  # 燕禮 作樂: 樂正先升
     assert "zhushu.xiangyin.078" in [p.unit for p in music]
     assert find_parallels(corpus, outline, "zhushu.xiangyin.099") == ()  # 旅酬 begins: no 燕禮 counterpart here
+
+
+def test_one_table_asked_about_every_unit_answers_as_a_fresh_one(real):
+    """The companion keeps one ParallelTable (its clause frequencies fill as it is asked): whatever was asked
+    before, each unit's parallels are those a table prepared for that unit alone finds."""
+    corpus, outline = real
+    table = ParallelTable(corpus, outline)
+    asked = [u.id for u in reversed(corpus.units)]
+    kept = {uid: table.find(uid) for uid in asked}
+    for uid in asked[::7]:
+        assert kept[uid] == find_parallels(corpus, outline, uid)
+    assert sum(1 for got in kept.values() if got) > len(asked) // 2  # most steps have a counterpart

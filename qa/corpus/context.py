@@ -22,7 +22,7 @@ from .corrections import Correction, unit_corrections
 from .coverage import Coverage, load_coverage
 from .load import Corpus, read_seed
 from .outline import Outline, Stage, load_outline
-from .parallels import Parallel, find_parallels
+from .parallels import Parallel, ParallelTable
 from .units import LemmaUnit, ParsedFile
 
 log = logging.getLogger(__name__)
@@ -68,6 +68,7 @@ class CorpusContext:
     units_by_id: Mapping[str, LemmaUnit]
     #: unit id → (previous id, next id) in its work and rite, None at either end
     _around: Mapping[str, tuple[str | None, str | None]]
+    _table: ParallelTable  # what finding parallels reads of the corpus, prepared once
     _parallels: dict[str, tuple[Parallel, ...]] = field(default_factory=dict)  # memo: unit id → parallels
 
     @classmethod
@@ -76,7 +77,8 @@ class CorpusContext:
         for ids in reading_order(corpus.units).values():
             for i, uid in enumerate(ids):
                 around[uid] = (ids[i - 1] if i else None, ids[i + 1] if i + 1 < len(ids) else None)
-        return cls(corpus, load_outline(corpus), load_coverage(corpus), corpus.by_id(), around)
+        outline = load_outline(corpus)
+        return cls(corpus, outline, load_coverage(corpus), corpus.by_id(), around, ParallelTable(corpus, outline))
 
     def unit(self, unit_id: str) -> LemmaUnit:
         """The unit with id ``unit_id``; KeyError if there is none."""
@@ -124,7 +126,7 @@ class CorpusContext:
     def parallels(self, unit_id: str) -> tuple[Parallel, ...]:
         """The corresponding steps of the other rites, best first (:mod:`qa.corpus.parallels`)."""
         if unit_id not in self._parallels:
-            self._parallels[unit_id] = find_parallels(self.corpus, self.outline, unit_id)
+            self._parallels[unit_id] = self._table.find(unit_id)
         return self._parallels[unit_id]
 
 

@@ -69,64 +69,84 @@ def _bigrams(text: str) -> set[str]:
     return {n[i : i + 2] for i in range(len(n) - 1)}
 
 
+class ParallelTable:
+    """What :func:`find_parallels` reads of a corpus, prepared once: each unit's 經 and 析疑 note in matching
+    form, its 經 clauses, its stage-title bigrams, and each clause's document frequency (filled as asked).
+
+    Finding one unit's parallels reads the whole corpus, so a reader's companion keeps one table and asks it
+    for every unit; the result is that of preparing everything afresh."""
+
+    def __init__(self, corpus: Corpus, outline: Outline) -> None:
+        self.corpus = corpus
+        self.outline = outline
+        self.by_id = corpus.by_id()
+        self.jing = {u.id: normalize(_jing(u)) for u in corpus.units}
+        self.notes = {u.id: normalize(_note(u)) for u in corpus.units if u.xiyi}
+        self.clauses = {u.id: clauses(_jing(u)) for u in corpus.units}
+        self.titles: dict[str, set[str]] = {}
+        for u in corpus.units:
+            stage = outline.stage_of(u.id)
+            if stage:
+                self.titles[u.id] = _bigrams(stage.title)
+        self.order = {u.id: i for i, u in enumerate(corpus.units)}
+        self._df: dict[str, int] = {}
+
+    def weight(self, c: str) -> float:
+        """A shared clause's worth: its length times its rarity among the units' 經."""
+        if c not in self._df:
+            self._df[c] = sum(1 for t in self.jing.values() if c in t)
+        return len(c) * math.log(1 + len(self.jing) / max(self._df[c], 1))
+
+    def find(self, unit_id: str, limit: int = 3) -> tuple[Parallel, ...]:
+        """Up to ``limit`` units of other rites corresponding to unit ``unit_id``, best first (KeyError for an unknown id)."""
+        by_id, jing, notes = self.by_id, self.jing, self.notes
+        unit = by_id[unit_id]
+        mine = [unit, *(by_id[r] for r in unit.related if r in by_id)]
+        asked = {c for u in mine for c in self.clauses[u.id]}
+        my_jing = "|".join(jing[u.id] for u in mine)
+        my_notes = "|".join(notes.get(u.id, "") for u in mine)
+        title = self.titles.get(unit_id, set())
+
+        raw: dict[str, tuple[float, tuple[str, ...]]] = {}
+        for v in self.corpus.units:
+            if v.rite == unit.rite:
+                continue
+            # symmetric, so an unpunctuated 析疑 lemma on either side is read with the other's clauses
+            theirs = self.clauses[v.id]
+            shared = {c for c in asked if c in jing[v.id]} | {c for c in theirs if c in my_jing}
+            quoted = {c for c in asked if c in notes.get(v.id, "")} | {c for c in theirs if c in my_notes}
+            quoted -= shared
+            score = sum(self.weight(c) for c in shared) + NOTE_WEIGHT * sum(self.weight(c) for c in quoted)
+            their_title = self.titles.get(v.id)
+            if title and their_title:
+                score += TITLE_WEIGHT * len(title & their_title) / max(len(title | their_title), 1)
+            raw[v.id] = (score, tuple(sorted(shared | quoted, key=lambda c: (-len(c), c))))
+        # the alignment: a unit is worth what any unit aligned with it is worth
+        best: dict[str, tuple[float, tuple[str, ...]]] = {}
+        for vid, own in raw.items():
+            for rid in by_id[vid].related:
+                if rid in raw and raw[rid][0] > own[0]:
+                    own = raw[rid]
+            best[vid] = own
+        order = self.order
+        ranked = sorted((v for v in best if best[v][0] >= MIN_SCORE), key=lambda v: (-best[v][0], -raw[v][0], order[v]))
+        out: list[Parallel] = []
+        listed: set[str] = set()
+        for vid in ranked:
+            if vid in listed or len(out) == limit:
+                continue
+            listed |= {vid, *by_id[vid].related}
+            score, why = best[vid]
+            other = self.outline.stage_of(vid)
+            out.append(Parallel(vid, by_id[vid].rite, round(score, 3), why, other.title if other else None))
+        return tuple(out)
+
+
 def find_parallels(corpus: Corpus, outline: Outline, unit_id: str, limit: int = 3) -> tuple[Parallel, ...]:
-    """Up to ``limit`` units of other rites corresponding to unit ``unit_id``, best first (KeyError for an unknown id)."""
-    by_id = corpus.by_id()
-    unit = by_id[unit_id]
-    jing = {u.id: normalize(_jing(u)) for u in corpus.units}
-    notes = {u.id: normalize(_note(u)) for u in corpus.units if u.xiyi}
-    n = len(corpus.units)
-    df: dict[str, int] = {}
+    """Up to ``limit`` units of other rites corresponding to unit ``unit_id``, best first (KeyError for an unknown id).
 
-    def weight(c: str) -> float:
-        if c not in df:
-            df[c] = sum(1 for t in jing.values() if c in t)
-        return len(c) * math.log(1 + n / max(df[c], 1))
-
-    def group(u: LemmaUnit) -> list[LemmaUnit]:
-        return [u, *(by_id[r] for r in u.related if r in by_id)]
-
-    mine = group(unit)
-    asked = {c for u in mine for c in clauses(_jing(u))}
-    my_jing = "|".join(jing[u.id] for u in mine)
-    my_notes = "|".join(notes.get(u.id, "") for u in mine)
-    stage = outline.stage_of(unit_id)
-    title = _bigrams(stage.title) if stage else set()
-
-    raw: dict[str, tuple[float, tuple[str, ...]]] = {}
-    for v in corpus.units:
-        if v.rite == unit.rite:
-            continue
-        # symmetric, so an unpunctuated 析疑 lemma on either side is read with the other's clauses
-        theirs = set(clauses(_jing(v)))
-        shared = {c for c in asked if c in jing[v.id]} | {c for c in theirs if c in my_jing}
-        quoted = {c for c in asked if c in notes.get(v.id, "")} | {c for c in theirs if c in my_notes}
-        quoted -= shared
-        score = sum(weight(c) for c in shared) + NOTE_WEIGHT * sum(weight(c) for c in quoted)
-        other = outline.stage_of(v.id)
-        if title and other:
-            their_title = _bigrams(other.title)
-            score += TITLE_WEIGHT * len(title & their_title) / max(len(title | their_title), 1)
-        raw[v.id] = (score, tuple(sorted(shared | quoted, key=lambda c: (-len(c), c))))
-    # the alignment: a unit is worth what any unit aligned with it is worth
-    best: dict[str, tuple[float, tuple[str, ...]]] = {}
-    for vid, own in raw.items():
-        for rid in by_id[vid].related:
-            if rid in raw and raw[rid][0] > own[0]:
-                own = raw[rid]
-        best[vid] = own
-    order = {u.id: i for i, u in enumerate(corpus.units)}
-    ranked = sorted((v for v in best if best[v][0] >= MIN_SCORE), key=lambda v: (-best[v][0], -raw[v][0], order[v]))
-    out: list[Parallel] = []
-    listed: set[str] = set()
-    for vid in ranked:
-        if vid in listed or len(out) == limit:
-            continue
-        listed |= {vid, *by_id[vid].related}
-        score, why = best[vid]
-        other = outline.stage_of(vid)
-        out.append(Parallel(vid, by_id[vid].rite, round(score, 3), why, other.title if other else None))
-    return tuple(out)
+    Prepares a :class:`ParallelTable` for this one call; keep a table to ask about many units."""
+    return ParallelTable(corpus, outline).find(unit_id, limit)
 
 
-__all__ = ["MIN_SCORE", "Parallel", "clauses", "find_parallels"]
+__all__ = ["MIN_SCORE", "Parallel", "ParallelTable", "clauses", "find_parallels"]
