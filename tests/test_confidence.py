@@ -179,6 +179,17 @@ def test_a_loose_quotation_writing_a_term_only_the_rite_uses_quotes_the_corpus(r
     assert real_retriever.bridge.quotes_elsewhere(real_retriever.understand(analyze("「學而時習之，不亦說乎」，何謂也？")))
 
 
+def test_a_question_quoting_the_corpus_word_for_word_names_it(real_retriever):
+    """「坐行之」 is three characters of the 燕禮's 經 (乃就席，坐行之): a question quoting it is about the corpus however
+    it is phrased around the quotation (不知如何 reads as modern Chinese, whose classifier doubted it)."""
+    understood = lambda t: real_retriever.understand(analyze(t))  # noqa: E731
+    assert real_retriever.bridge.quotes_corpus(understood("「坐行之」，不知如何行法？"))
+    assert real_retriever.ask("「坐行之」，不知如何行法？").found
+    assert not real_retriever.bridge.quotes_corpus(understood("「坐行之」不知如何？".replace("坐行之", "打麻將")))
+    assert not real_retriever.bridge.quotes_corpus(understood("「主人」是誰？"))  # two characters, an everyday word
+    assert not real_retriever.bridge.quotes_corpus(understood("坐行之，不知如何行法？"))  # not quoted: read as usual
+
+
 def test_the_lord_called_the_boss_is_still_the_rite(real_retriever):
     # "boss" alone sets no question in today's world when the question is plainly about the lord
     question = "Why does the lord bow back to his ministers when they bow to him? Isn't he the boss?"

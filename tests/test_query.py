@@ -180,6 +180,15 @@ def test_elliptical_follow_up_carries_the_previous_terms(follow_up):
     assert "告旨" in q.lexical_text and "告旨" in q.dense_text
 
 
+def test_a_short_question_saying_so_or_like_this_follows_on():
+    """「這麼」 / 「這樣」 point back at what the turn before described; a question of its own that says them is longer."""
+    history = ["鄉飲酒禮上賓、主人、介的俎上各放哪塊肉？"]
+    assert "俎" in analyze("為什麼要分得這麼細？", history=history).context
+    assert "俎" in analyze("为什么要这样？", history=history).context
+    assert analyze("為什麼要分得這麼細？").context == ()
+    assert analyze("主人酬賓的時候為什麼要這樣先自己飲酒？", history=history).context == ()
+
+
 def test_follow_up_keeps_its_own_subject_first():
     q = analyze("那介呢？", history=["賓為什麼告旨？"])
     assert q.core == "介" and "介" not in q.context

@@ -96,6 +96,8 @@ _MARKED_WORD = re.compile(r"""[\"'‘“(（]\s*([A-Za-z]+)\s*[\"'’”)）]"""
 #: when it quotes the corpus (a reader's quotation may differ in a character or two, never in four running).
 _QUOTATION = re.compile(r"[「『“\"]([^」』”\"]+)[」』”\"]")
 QUOTE_CHARS = 4
+#: A quotation of the corpus this long names it (「坐行之」), however the question around it is phrased.
+QUOTED_CORPUS_CHARS = 3
 #: A work named in title marks (《史記》, 〈碩鼠〉, 《禮記·昏義》: each part between ·).
 _TITLE = re.compile(r"[《〈]([^》〉]+)[》〉]")
 _TITLE_PARTS = re.compile(r"[·・．.]")
@@ -464,6 +466,15 @@ class Bridge:
             elsewhere = True
         return elsewhere
 
+    def quotes_corpus(self, query: "Query") -> bool:
+        """The question quotes the corpus word for word: a quotation of QUOTED_CORPUS_CHARS or more characters that
+        the corpus's text holds and that is no word of the everyday language (「坐行之」, 「疑立」 is too short)."""
+        for quoted in _QUOTATION.findall(query.text):
+            run = "".join(cjk_runs(normalize(quoted)))
+            if len(run) >= QUOTED_CORPUS_CHARS and run not in self.dictionary and run in self.text:
+                return True
+        return False
+
     def about_other_text(self, query: "Query") -> bool:
         """The question is about another text than the corpus: it quotes one (:meth:`quotes_elsewhere`) or names
         one in title marks (:meth:`names_other_work`). The confidence rule's ``elsewhere`` signal."""
@@ -560,7 +571,7 @@ class Bridge:
         """The question names something of the corpus that no everyday question says: the corpus itself beyond everyday
         words (:meth:`names_corpus_itself` with ``everyday=False``: 旅酬, 燕禮, 鄭玄) or a one-character term where it
         cannot be a modern word's character (「旨」 quoted, 胥 or 磬 anywhere). The topic classifier never overrules it."""
-        if self.names_corpus_itself(query, everyday=False):
+        if self.names_corpus_itself(query, everyday=False) or self.quotes_corpus(query):
             return True
         return self._names_one_character_term(query, [r for seg in query.segments for r in cjk_runs(seg)])
 

@@ -87,6 +87,14 @@ PRONOUN_FOLLOW_UP_MAX_WORDS = 0
 _PRONOUNS_ZH = ("他们", "她们", "他", "她", "它")
 
 
+#: A demonstrative of manner or degree (這麼, 這樣) points back at what the turn before described.
+_DEMONSTRATIVES_ZH = ("这么", "这样", "这般", "如此")
+
+
+def _has_demonstrative(pieces: list[tuple[str, str]]) -> bool:
+    return any(k == "cjk" and any(d in normalize(s) for d in _DEMONSTRATIVES_ZH) for k, s in pieces)
+
+
 def _has_pronoun(pieces: list[tuple[str, str]]) -> bool:
     """A Chinese third-person pronoun (an English question restates its subject: "the guest … him")."""
     return any(k == "cjk" and any(p in s for p in _PRONOUNS_ZH) for k, s in pieces)
@@ -395,7 +403,8 @@ def is_follow_up(pieces: list[tuple[str, str]], content_cjk: int, content_words:
     if content_cjk == 0 and content_words == 0:
         return True
     if not has_follow_up_marker(pieces):
-        return False
+        # 「為什麼要分得這麼細？」: what is "this" fine, the turn before says
+        return content_cjk <= FOLLOW_UP_MAX_CJK and content_words == 0 and _has_demonstrative(pieces)
     if _has_pronoun(pieces) and content_cjk <= PRONOUN_FOLLOW_UP_MAX_CJK and content_words <= PRONOUN_FOLLOW_UP_MAX_WORDS:
         return True  # 「那他們最後什麼時候才能喝上？」: who 他們 are, the turn before says
     return content_cjk <= FOLLOW_UP_MAX_CJK and content_words <= FOLLOW_UP_MAX_WORDS
