@@ -118,7 +118,8 @@ def test_a_follow_up_carries_the_term_spelt_in_pinyin(real_retriever):
 
 def test_a_marked_syllable_spells_a_character_of_the_classic(real_retriever):
     """A syllable the reader quotes as a term ('bian') spells the 經's characters that read so, most frequent
-    first, when no ritual term reads so; unquoted it does not, and a quoted English word never does."""
+    first, when no ritual term reads so; unquoted it does not, and a quoted syllable that is also an English word
+    (qi) names no ritual term by itself."""
     b: Bridge = real_retriever.bridge
     assert b.jing_syllables["bian"][0] == "辩"
     q = analyze("Who does 'bian' (all round) cover at the end of the pledges?")
@@ -127,6 +128,15 @@ def test_a_marked_syllable_spells_a_character_of_the_classic(real_retriever):
     assert not b.names_ritual_term(analyze("How do I improve my 'qi' with tai chi?"))  # an English word (qi)
     one = analyze("What does 'bian' mean?")
     assert "辩" in b.pinyin_terms(one) and not b.names_ritual_term(one)  # one marked syllable alone names nothing
+
+
+def test_a_quoted_syllable_is_pinyin_even_where_english_has_the_word(real_retriever):
+    """"gong" is an English word, but quoted it is the reader's term: the 經's 工 (with the other readings); in
+    brackets after the English it glosses ('duke' (gong)) it is that word's term alone."""
+    b = real_retriever.bridge
+    assert "工" in b.pinyin_terms(analyze('Who are the "gong" who are given mats at the top of the western steps?'))
+    assert b.pinyin_terms(analyze("Who would count as a duke (gong) coming to watch?")) == ("公",)
+    assert b.pinyin_terms(analyze("Why does the gong sound?")) == ()  # not quoted: the English word
 
 
 def test_pinyin_with_tone_marks_is_a_word(real_retriever):

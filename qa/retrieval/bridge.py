@@ -156,6 +156,15 @@ def _marked_words(query: "Query") -> set[str]:
     return {w.lower() for w in _MARKED_WORD.findall(fold_latin(query.text))}
 
 
+#: A short Latin phrase the reader quotes or brackets ('he yue', "gong"): its words may be pinyin though English has them.
+_MARKED_PHRASE = re.compile(r"""[\"'‘“(（]\s*([A-Za-z]+(?:[ -][A-Za-z]+){0,2})\s*[\"'’”)）]""")
+
+
+def _marked_phrase_words(query: "Query") -> set[str]:
+    """The words of the short Latin phrases the reader quotes or brackets, lower-cased."""
+    return {w.lower() for p in _MARKED_PHRASE.findall(fold_latin(query.text)) for w in re.split(r"[ -]", p)}
+
+
 def chinese_glossary_keys(runs: Sequence[str]) -> set[str]:
     """The modern words of two or more characters that the glossary maps to a ritual term (樂師 → 工,
     喝酒 → 飲酒), read as the query's expansion reads them (:func:`qa.retrieval.query.glossary_zh_matches`), in ``runs``."""
@@ -306,6 +315,7 @@ class Bridge:
         syllables that spell no term may spell a run of one clause of the 經 (:attr:`jing_phrases`)."""
         words = [w for w in query.segments if w.isascii() and w.isalpha()]
         marked = _marked_words(query)
+        quoted = _marked_phrase_words(query)  # a quoted word is the reader's term even where English has it ('gong')
         out: list[tuple[str, ...]] = []
         i = 0
         while i < len(words):
@@ -315,7 +325,7 @@ class Bridge:
                 if key in self.titles:  # the book's name (Yili, Yi li), read as a title
                     i += n
                     break
-                if any(self.dictionary.is_english(w) for w in run):
+                if any(self.dictionary.is_english(w) and w.lower() not in quoted for w in run):
                     continue
                 terms = self.by_reading.get(key, ())
                 if not terms and n == 1 and run[0] in marked:  # a syllable marked as a term: a character of the 經
@@ -324,6 +334,8 @@ class Bridge:
                     terms = self.jing_phrases.get(key, ())
                 elif len(terms) > 1:  # one syllable, several characters: the most specific ones
                     terms = tuple(sorted(terms, key=lambda t: -self.idf.get(t, 0.0))[:PER_SYLLABLE])
+                    if run[0] in quoted:  # beside the English it glosses ('duke' (gong)): that word's term, 公
+                        terms = tuple(t for t in terms if t in query.expansions) or terms
                 if terms:
                     out.append(terms)
                     i += n
