@@ -88,6 +88,21 @@ def test_a_row_marked_no_is_a_document_of_the_channel_only(tmp_path):
     assert q.untrained == frozenset({"What is in the second jar?"}) and q.trained() == ("Why the water?",)
 
 
+def test_a_sentence_question_marked_no_is_read_by_the_scorer_only(tmp_path):
+    """The sentence questions' train column: ``no`` keeps a question out of the topic classifier's positives."""
+    from qa.corpus.renderings import sentence_questions_in
+
+    (tmp_path / "sentence_questions.tsv").write_text(
+        "t.x.1\t玄酒在西\ten\tWhy the water?\nt.x.1\t玄酒在西\tzh\t那壶清水干嘛用？\tno\n", encoding="utf-8")
+    q = sentence_questions_in(tmp_path)[("t.x.1", "玄酒在西")]
+    assert q.en == ("Why the water?",) and q.zh == ("那壶清水干嘛用？",)
+    assert q.trained() == ("Why the water?",)
+    (tmp_path / "sentence_questions.tsv").write_text("t.x.1\t玄酒在西\ten\tA?\tyes\n", encoding="utf-8")
+    sentence_questions_in.cache_clear()
+    with pytest.raises(DataTableError, match="neither empty nor no"):
+        sentence_questions_in(tmp_path)
+
+
 @pytest.mark.parametrize("line, message", [("t.x.1\t尊两壶于房户间有\tfr\tPourquoi ?", "neither en nor zh"),
                                            ("t.x.1\t尊两壶于房户间有\ten\tA?\nt.x.1\t乐正先升北面立于\ten\tB?", "two openings"),
                                            ("t.x.1\t尊两壶于房户间有\ten\tA?\tyes", "neither empty nor no")])

@@ -17,6 +17,7 @@ from ..retrieval.query import Query
 from ..retrieval.retriever import Hit
 from .compare import answer_compare, parse_compare
 from .compose import Answer, LineLocator
+from .parts import answer_parts, parse_parts
 from .sequence import answer_sequence, parse_sequence
 
 #: parallels an answer carries for its first unit
@@ -47,6 +48,11 @@ def structural_answer(
     ask = parse_sequence(query.text)
     if ask is not None:
         answer = answer_sequence(ask, query, ctx, k=k, current=lambda: current_stage(ctx, previous()), locate=locate)
+        if answer is not None:
+            return answer
+    parts = parse_parts(query.text)
+    if parts is not None:
+        answer = answer_parts(parts, query, ctx, k=k, search=search)
         if answer is not None:
             return answer
     step = parse_compare(query.text)

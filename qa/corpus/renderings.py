@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..text.normalize import normalize
-from ..text.tables import data_dir, per_directory, read_table
+from ..text.tables import Row, data_dir, per_directory, read_table
 
 if TYPE_CHECKING:  # pragma: no cover
     from .units import LemmaUnit
@@ -126,14 +126,11 @@ def unit_questions_in(directory: Path) -> Mapping[str, UnitQuestions]:
         uid, start, lang, question = row.fields[:4]
         if lang not in ("en", "zh"):
             raise row.error(f"language {lang!r} is neither en nor zh")
-        train = row.fields[4].strip().lower() if len(row.fields) > 4 else ""
-        if train not in ("", "no"):
-            raise row.error(f"train column {train!r} is neither empty nor no")
         seen = rows.setdefault(uid, (start, [], [], set()))
         if seen[0] != start:
             raise row.error(f"unit {uid} quoted with two openings, {seen[0]!r} and {start!r}")
         (seen[1] if lang == "en" else seen[2]).append(question)
-        if train == "no":
+        if not _train_column(row):
             seen[3].add(question)
     return {uid: UnitQuestions(uid, start, tuple(en), tuple(zh), frozenset(no)) for uid, (start, en, zh, no) in rows.items()}
 
@@ -162,18 +159,36 @@ class SentenceQuestions:
     sentence: str  # the sentence normalized, as the sentence scorer cuts it
     en: tuple[str, ...] = ()
     zh: tuple[str, ...] = ()
+    #: those of ``en`` and ``zh`` whose row says ``no`` in the train column: read by the sentence scorer only,
+    #: no positive of the topic classifier
+    untrained: frozenset[str] = frozenset()
+
+    def trained(self) -> tuple[str, ...]:
+        """The questions that train the topic classifier (English, then Chinese)."""
+        return tuple(q for q in (*self.en, *self.zh) if q not in self.untrained)
+
+
+def _train_column(row: Row) -> bool:
+    """Whether a question row trains (its fifth column empty) or not (``no``); a DataTableError otherwise."""
+    train = row.fields[4].strip().lower() if len(row.fields) > 4 else ""
+    if train not in ("", "no"):
+        raise row.error(f"train column {train!r} is neither empty nor no")
+    return train == ""
 
 
 @per_directory
 def sentence_questions_in(directory: Path) -> Mapping[tuple[str, str], SentenceQuestions]:
-    rows: dict[tuple[str, str], tuple[list[str], list[str]]] = {}
+    rows: dict[tuple[str, str], tuple[list[str], list[str], set[str]]] = {}
     for row in read_table(SENTENCE_QUESTION_TABLE, directory):
         uid, sentence, lang, question = row.fields[:4]
         if lang not in ("en", "zh"):
             raise row.error(f"language {lang!r} is neither en nor zh")
-        en, zh = rows.setdefault((uid, sentence), ([], []))
+        en, zh, no = rows.setdefault((uid, sentence), ([], [], set()))
         (en if lang == "en" else zh).append(question)
-    return {key: SentenceQuestions(key[0], key[1], tuple(en), tuple(zh)) for key, (en, zh) in rows.items()}
+        if not _train_column(row):
+            no.add(question)
+    return {key: SentenceQuestions(key[0], key[1], tuple(en), tuple(zh), frozenset(no))
+            for key, (en, zh, no) in rows.items()}
 
 
 def sentence_questions() -> Mapping[tuple[str, str], SentenceQuestions]:

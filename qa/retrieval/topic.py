@@ -115,7 +115,7 @@ class TopicModel:
 def training_questions(directory: Path) -> tuple[list[str], list[str]]:
     """(positives, negatives) of the classifier in the tables of ``directory``."""
     positives = [q for t in unit_questions_in(directory).values() for q in t.trained()]
-    positives += [q for t in sentence_questions_in(directory).values() for q in (*t.en, *t.zh)]
+    positives += [q for t in sentence_questions_in(directory).values() for q in t.trained()]
     positives += [row.fields[2] for row in read_table(VOICES, directory)]
     negatives = [row.fields[0] for name in (TABLE, "offtopic.tsv") for row in read_table(name, directory)]
     return positives, negatives

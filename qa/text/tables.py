@@ -69,9 +69,9 @@ TABLES: dict[str, TableSpec] = {
     # the questions each unit answers, in lay words (qa.retrieval.asked): a retrieval channel, and training
     # pairs of the static-corpus encoder (so an index records them)
     "unit_questions.tsv": TableSpec(("unit id", "opening", "lang", "question", "train"), 4),
-    # ... and of each 注, 疏 and 析疑 sentence: read by the sentence scorer only
-    "sentence_questions.tsv": TableSpec(("unit id", "注, 疏 or 析疑 sentence (normalized)", "lang", "question"), 4,
-                                        indexed=False),
+    # ... and of each 注, 疏 and 析疑 sentence: read by the sentence scorer and (rows that train) the topic classifier
+    "sentence_questions.tsv": TableSpec(("unit id", "注, 疏 or 析疑 sentence (normalized)", "lang", "question", "train"),
+                                        4, indexed=False),
 }
 
 
