@@ -67,6 +67,12 @@ def test_a_short_gloss_without_ye_names_what_the_term_is():
     assert gloss_strength("賓，主人所獻之酒。", t) == 0.0  # too long for a gloss without 也
 
 
+def test_a_gloss_describing_a_manner_ends_with_mao():
+    t = query_terms(analyze("經云「賓西階上疑立」，疑者何？"))
+    assert gloss_strength("疑，正立自定之貌。", t) == 1.0  # 「X，Y之貌」: how one stands when X
+    assert gloss_strength("疑，讀為仡然從於趙盾之仡。", t) < 1.0  # a reading, not a manner
+
+
 def test_a_gloss_saying_who_x_is_ends_with_zhe():
     t = query_terms(analyze("相是什麼人？"))
     assert gloss_strength("相，主人之吏，擯贊傳命者。", t) == 1.0  # 「X，Y者」: the one who …
@@ -158,6 +164,7 @@ def test_how_big_asks_a_number_and_a_measure_says_it():
 
 def test_who_is_it_asks_an_identity():
     assert query_terms(analyze("那个帮忙扶乐工的人是谁？")).meaning
+    assert query_terms(analyze("「若賓若長」之長，謂誰？")).meaning  # 謂誰: whom the word means
 
 
 def test_a_short_jing_that_is_the_asked_term_is_explained_by_its_commentary():

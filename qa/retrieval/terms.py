@@ -50,7 +50,7 @@ _WHY = ("为什么", "为何", "何以", "何故", "why", "所以", "怎么", "�
 _MEANING = ("什么意思", "何谓", "何义", "是什么", "mean", "what is", "谓何", "意思", "什么人", "何人", "who",
             "何官", "到底是谁", "是谁", "干什么的", "干嘛的", "干吗的", "做什么的", "做啥的", "啥意思", "指哪",
             "指什么", "指的是", "哪些官", "什么官", "何所指", "指谁", "何解", "何训", "训何", "何释",
-            "何物", "什么叫", "怎么讲", "者谁", "whats a", "whats the", "what exactly is")
+            "何物", "什么叫", "怎么讲", "者谁", "whats a", "whats the", "what exactly is", "谓谁")
 #: The classical 「X者何？」 asks what X is (but 「…者何在」 where it is).
 _WHAT_IS_END = re.compile(r"者何[也乎]?[？?。！!\s]*$")
 #: 「…，何也？」 after a clause asks why (「主人退而賓又拜辱，何也？」); after a bare term or 者
@@ -318,6 +318,8 @@ def _gloss_candidates(text: str) -> tuple[str, ...]:
     # 「相，扶工也，眾賓之少者為之」: the clause right after the term closes with 也
     first = normalize(next((p for p in re.split(r"[，,：:]", text[len(head) :]) if p.strip()), ""))
     glossy = rest.endswith("也") or first.endswith("也") or rest.startswith(("犹", "谓", "言")) or "谓" in rest[:3]
+    # 「疑，正立自定之貌」: the manner the word describes
+    glossy = glossy or (first == rest and rest.endswith("貌"))
     # a short 「X，Y。」 names what X is (「榮，屋翼」, 「冪，覆尊巾」): one clause of a few characters
     glossy = glossy or (first == rest and 2 <= len(rest) <= SHORT_GLOSS and not _MOVE.search(rest))
     # 「相，主人之吏，擯贊傳命者」: X is the one who …
