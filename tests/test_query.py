@@ -206,6 +206,11 @@ def test_an_acknowledgement_alone_makes_no_follow_up():
     assert analyze("好的，鄉飲酒禮的主人為什麼要洗爵？", history=["賓為什麼告旨？"]).context == ()
 
 
+def test_ran_ze_opens_a_classical_follow_up_and_names_nothing():
+    q = analyze("然則主人之俎何如？", history=["徹俎之後，賓介遵者之俎何所歸？"])
+    assert q.core == "主人之俎" and q.lang == "lzh"
+
+
 def test_fang_shi_is_fang_bao():
     assert analyze("燕則卿無俎，方氏何以說之？").layers == ("xiyi",)
 
