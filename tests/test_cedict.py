@@ -137,6 +137,8 @@ def test_a_quoted_syllable_is_pinyin_even_where_english_has_the_word(real_retrie
     assert "工" in b.pinyin_terms(analyze('Who are the "gong" who are given mats at the top of the western steps?'))
     assert b.pinyin_terms(analyze("Who would count as a duke (gong) coming to watch?")) == ("公",)
     assert b.pinyin_terms(analyze("Why does the gong sound?")) == ()  # not quoted: the English word
+    # a quoted phrase spells its term whole, though English drops "he" as a stopword
+    assert b.pinyin_terms(analyze("What does 'he yue' — the combined music at the end — mean?")) == ("合乐",)
 
 
 def test_pinyin_with_tone_marks_is_a_word(real_retriever):

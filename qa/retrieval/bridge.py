@@ -160,9 +160,14 @@ def _marked_words(query: "Query") -> set[str]:
 _MARKED_PHRASE = re.compile(r"""[\"'‘“(（]\s*([A-Za-z]+(?:[ -][A-Za-z]+){0,2})\s*[\"'’”)）]""")
 
 
+def _marked_phrases(query: "Query") -> list[list[str]]:
+    """The short Latin phrases the reader quotes or brackets, as lower-cased words."""
+    return [[w.lower() for w in re.split(r"[ -]", p)] for p in _MARKED_PHRASE.findall(fold_latin(query.text))]
+
+
 def _marked_phrase_words(query: "Query") -> set[str]:
     """The words of the short Latin phrases the reader quotes or brackets, lower-cased."""
-    return {w.lower() for p in _MARKED_PHRASE.findall(fold_latin(query.text)) for w in re.split(r"[ -]", p)}
+    return {w for p in _marked_phrases(query) for w in p}
 
 
 def chinese_glossary_keys(runs: Sequence[str]) -> set[str]:
@@ -317,6 +322,13 @@ class Bridge:
         marked = _marked_words(query)
         quoted = _marked_phrase_words(query)  # a quoted word is the reader's term even where English has it ('gong')
         out: list[tuple[str, ...]] = []
+        # a quoted phrase of syllables spells its term whole, a word English drops as a stopword too ('he yue': 合樂)
+        for phrase in _marked_phrases(query):
+            key = pinyin_key("".join(phrase))
+            terms = self.by_reading.get(key, ()) if len(phrase) > 1 else ()
+            if len(terms) == 1:
+                out.append(terms)
+                words = [w for w in words if w.lower() not in phrase]
         i = 0
         while i < len(words):
             for n in range(min(MAX_PINYIN_WORDS, len(words) - i), 0, -1):
