@@ -341,6 +341,7 @@ def _parts(
     english: frozenset[str] = frozenset(),
     glosses: dict[str, float] | None = None,
     modern: frozenset[str] = frozenset(),
+    asked_cache: dict[tuple[str, str], float] | None = None,
 ) -> Parts:
     """What the scorer sees of ``c``; ``glosses`` caches each sentence's gloss strength for this question
     (a sentence stands in up to WINDOW candidates)."""
@@ -348,7 +349,7 @@ def _parts(
     # an English question: its own words against the sentence's English (the shadow's reading)
     eng = ENGLISH_SHARE * len(english & english_of(c.norm)) / len(english) if english else 0.0
     plain = _plain(c, english, modern) if c.layer in PLAIN_LAYERS and (english or modern) else 0.0
-    asked = _asked(c, english, modern) if ASKED_SHARE and c.layer in ASKED_LAYERS and (english or modern) else 0.0
+    asked = _asked(c, english, modern, asked_cache) if ASKED_SHARE and c.layer in ASKED_LAYERS and (english or modern) else 0.0
     # a 注 (or 析疑 note) comments on its 經: when the question is about that 經, its
     # commentary answers it even in other words
     inherit = _coverage(_norm(c.unit.jing), weights) if c.layer in ("zhu", "xiyi") else 0.0
@@ -432,10 +433,11 @@ class Scoring:
     english: frozenset[str]  # an English question's words
     modern: frozenset[str] = frozenset()  # a modern-Chinese question's characters and bigrams
     glosses: dict[str, float] = field(default_factory=dict)  # sentence → its gloss strength (a cache)
+    asked: dict[tuple[str, str], float] = field(default_factory=dict)  # (unit id, sentence) → its asked share (a cache)
 
     def parts(self, c: Candidate) -> Parts:
         return _parts(c, self.terms, self.weights, self.matched.get(c.unit.id, ()), self.units.get(c.unit.id, UNIT_FLOOR),
-                      self.question, self.english, self.glosses, self.modern)
+                      self.question, self.english, self.glosses, self.modern, self.asked)
 
 
 def scoring(query: "Query", hits: Sequence["Hit"], cands: Sequence[Candidate]) -> Scoring:
@@ -466,17 +468,26 @@ def _plain(c: Candidate, english: frozenset[str], modern: frozenset[str]) -> flo
     return PLAIN_SHARE * share
 
 
-def _asked(c: Candidate, english: frozenset[str], modern: frozenset[str]) -> float:
+def _asked(c: Candidate, english: frozenset[str], modern: frozenset[str], cache: dict[tuple[str, str], float] | None = None) -> float:
     """ASKED_SHARE × the largest share of the question's English words (or modern-Chinese characters and bigrams)
-    that one of the questions written for a sentence of ``c`` holds (0.0 for sentences without any)."""
+    that one of the questions written for a sentence of ``c`` holds (0.0 for sentences without any); ``cache``
+    keeps each sentence's share for this question (a sentence stands in up to WINDOW candidates)."""
     table = sentence_question_words()
     share = 0.0
     for t in c.sentences:
-        for w in table.get((c.unit.id, _norm(t)), ()):
+        key = (c.unit.id, _norm(t))
+        if cache is not None and key in cache:
+            share = max(share, cache[key])
+            continue
+        best = 0.0
+        for w in table.get(key, ()):
             if english and w.english:
-                share = max(share, len(english & w.english) / len(english))
+                best = max(best, w.weight * len(english & w.english) / len(english))
             if modern and w.chinese:
-                share = max(share, len(modern & w.chinese) / len(modern))
+                best = max(best, w.weight * len(modern & w.chinese) / len(modern))
+        if cache is not None:
+            cache[key] = best
+        share = max(share, best)
     return ASKED_SHARE * share
 
 
