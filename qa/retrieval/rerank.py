@@ -33,7 +33,6 @@ head's range of fused scores, so the tail stays below the head.
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Sequence
@@ -44,8 +43,8 @@ from ..corpus.units import rite_id
 from ..errors import DataTableError
 from ..text.tables import data_dir, per_directory, read_table
 from ..text.tokens import word_terms
-from .features import FEATURES, TERM_JING_GLOSS, Evidence, asked_acts, features, only_negated, unit_text
-from .terms import asked_commentator, gloss_strength, jing_is_term, query_terms, quoted_runs
+from .features import FEATURES, Evidence, asked_acts, features, gloss_of, only_negated, unit_text
+from .terms import asked_commentator, query_terms, quoted_runs
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..corpus.units import LemmaUnit
@@ -68,7 +67,6 @@ DEFAULT_IDF = 5.0
 #: Definition questions: a unit glossing the asked term gains this much × the gloss strength × its layer's weight.
 #: 0.45 (was 0.3): on the new real_dev set definition hit@1 0.727 → 0.773, shared dev unchanged.
 GLOSS_BONUS = 0.45
-GLOSS_LAYERS: Mapping[str, float] = {"zhu": 1.0, "xiyi": 0.8, "shu": 0.5}
 #: Share of the query's terms found in the unit's 經 (not only its commentary) adds this much.
 JING_BONUS = 0.2
 #: A question naming one commentator (賈疏怎麼說, 方苞如何看, "Zheng Xuan's note") asks about a unit
@@ -108,20 +106,9 @@ def share(terms: set[str], text: str, idf: Mapping[str, float] | None = None) ->
 
 
 def gloss_score(unit: "LemmaUnit", terms: "QueryTerms") -> float:
-    """The strongest gloss of an asked term in ``unit``'s commentary, by layer weight (0.0: none)."""
-
-    texts = [("zhu", unit.zhu), ("xiyi", unit.xiyi), *(("shu", p.text) for p in unit.shu)]
-    # a 經 that is little more than the asked term (乃設折俎): its commentary explains that very thing
-    cut = unit_text(unit)
-    best = TERM_JING_GLOSS * cut.note_weight if cut.note_weight and jing_is_term(cut.jing, terms) else 0.0
-    for layer, text in texts:
-        weight = GLOSS_LAYERS.get(layer, 0.0)
-        if not text or weight <= best:
-            continue
-        for sentence in re.split(r"(?<=[。；？！])", text):
-            if sentence.strip():
-                best = max(best, weight * gloss_strength(sentence.strip(), terms))
-    return best
+    """The strongest gloss of an asked term in ``unit``'s commentary, by layer weight (0.0: none): the learned
+    model's gloss feature (:func:`qa.retrieval.features.gloss_of`), read by the hand rules too."""
+    return gloss_of(unit_text(unit), terms)
 
 
 def has_layer(unit: "LemmaUnit", layer: str) -> bool:
