@@ -63,3 +63,13 @@ def test_a_step_of_something_else_is_not_answered_from_the_outline(real_retrieve
 def test_a_rite_the_corpus_lacks_keeps_its_scope_notice(real_retriever):
     a = real_retriever.ask("士昏禮的「六禮」是哪六個步驟？")
     assert a.notice and a.stage is None
+
+
+def test_an_english_question_answered_from_the_structure_gets_its_reading_aids(real_retriever):
+    """English glosses of the key terms and the first sentence in plain English, as the normal path gives them."""
+    music = real_retriever.ask("What is the running order of the music at the village drinking ceremony?")
+    assert ("樂", "music") in music.glosses
+    assert music.plain and "plain English" in music.plain[0]
+    after = real_retriever.ask("what happens after the 旅酬?")  # a sequence answer alike
+    assert after.stage is not None and after.glosses and after.plain
+    assert not real_retriever.ask("鄉飲酒禮奏樂分幾段？").glosses  # a Chinese question has none

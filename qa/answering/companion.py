@@ -16,7 +16,7 @@ from ..corpus.outline import Stage
 from ..retrieval.query import Query
 from ..retrieval.retriever import Hit
 from .compare import answer_compare, parse_compare
-from .compose import Answer, LineLocator
+from .compose import Answer, LineLocator, english_glosses, plain_english
 from .parts import answer_parts, parse_parts
 from .sequence import answer_sequence, parse_sequence
 
@@ -45,20 +45,26 @@ def structural_answer(
     locate: LineLocator | None = None,
 ) -> Answer | None:
     """The answer from the outline or the parallels, or None: the normal path answers."""
+    answer = None
     ask = parse_sequence(query.text)
     if ask is not None:
         answer = answer_sequence(ask, query, ctx, k=k, current=lambda: current_stage(ctx, previous()), locate=locate)
-        if answer is not None:
-            return answer
-    parts = parse_parts(query.text)
+    parts = parse_parts(query.text) if answer is None else None
     if parts is not None:
         answer = answer_parts(parts, query, ctx, k=k, search=search)
-        if answer is not None:
-            return answer
-    step = parse_compare(query.text)
+    step = parse_compare(query.text) if answer is None else None
     if step is not None:
-        return answer_compare(step, query, ctx, k=k, search=search, locate=locate)
-    return None
+        answer = answer_compare(step, query, ctx, k=k, search=search, locate=locate)
+    return _with_english_aids(answer, query, ctx) if answer is not None else None
+
+
+def _with_english_aids(answer: Answer, query: Query, ctx: CorpusContext) -> Answer:
+    """An English question's answer from the structure reads like any other: English glosses of its key terms and
+    its first cited sentence retold in plain English (:func:`qa.answering.compose.english_glosses`, ``plain_english``)."""
+    if query.lang not in ("en", "mixed") or not answer.evidence or answer.glosses or answer.plain:
+        return answer
+    first = answer.evidence[0]
+    return replace(answer, glosses=english_glosses(query, answer.evidence), plain=plain_english(ctx.unit(first.unit_id), first))
 
 
 def enrich(answer: Answer, ctx: CorpusContext, coverage: Callable[[str], str]) -> Answer:
