@@ -15,6 +15,8 @@ from qa.answering.parts import parse_parts
     ("What are the stages of the music at the village drinking feast?", "music at feast"),
     ("What is the running order of the music at the village drinking ceremony?", "music"),
     ("How many parts does the music have?", "music"),
+    ("乡饮酒礼的主要仪节有哪些？", ""),  # the rite asked whole
+    ("What are the stages of the village drinking ceremony?", ""),
 ])
 def test_a_question_on_a_step_s_make_up_names_the_step(question, target):
     ask = parse_parts(question)
@@ -73,3 +75,22 @@ def test_an_english_question_answered_from_the_structure_gets_its_reading_aids(r
     after = real_retriever.ask("what happens after the 旅酬?")  # a sequence answer alike
     assert after.stage is not None and after.glosses and after.plain
     assert not real_retriever.ask("鄉飲酒禮奏樂分幾段？").glosses  # a Chinese question has none
+
+
+@pytest.mark.parametrize("question, rite, count", [
+    ("乡饮酒礼的主要仪节有哪些？", "鄉飲酒禮", 17),
+    ("燕礼的流程是什么？", "燕禮", 8),  # as far as the corpus holds the 燕禮
+    ("What are the stages of the village drinking ceremony?", "鄉飲酒禮", 17),
+])
+def test_a_rite_asked_whole_gets_its_outline(real_retriever, question, rite, count):
+    """賈疏's outermost stages of the rite, in order: their titles in the lead, their statements cited."""
+    a = real_retriever.ask(question)
+    assert a.found and str(count) in a.text.split("\n")[0] and rite in a.text.split("\n")[0]
+    assert all(e.layer == "shu" and e.text.startswith("自此") for e in a.evidence)
+    first = real_retriever.outline.stages_of(rite)[0]
+    assert a.hits[0].unit.id == first.unit and a.evidence[0].text == first.statement
+
+
+def test_a_question_word_is_no_step(real_retriever):
+    """「主要」 is the question's own word: no stage title holds its parts for it (主 of 主人獻賓 is no match)."""
+    assert real_retriever.ask("主要的流程是什么？").stage is None

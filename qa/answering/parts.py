@@ -7,7 +7,9 @@ None and takes the normal path. :func:`answer_parts` finds the stage those words
 one of their corpus terms, else a stage whose 經 holds them: :func:`qa.answering.sequence.find_stage`) and answers with
 賈疏's own account of it: the sentence after his statement of the stage when it counts or lists the stage's parts
 (「大判總為作樂，其中別有四節之殊︰有歌，有笙，有間，有合」), and the statement itself (「自此至…，論…之事」); its units are
-the hits. A question the confidence rule would not answer (「KTV唱歌分幾段？」) is left to the normal path, which
+the hits. A rite asked whole (「鄉飲酒禮的主要儀節有哪些？」, "What are the stages of the village drinking ceremony?")
+gets its outline: the titles of 賈疏's outermost stages of it, as far as the corpus holds it, and their statements
+cited. A question the confidence rule would not answer (「KTV唱歌分幾段？」) is left to the normal path, which
 says so.
 """
 
@@ -23,7 +25,7 @@ from ..retrieval.query import Query, analyze
 from ..retrieval.retriever import Hit
 from ..text.normalize import normalize
 from .compose import Answer, Evidence, query_terms
-from .sequence import _target, find_stage
+from .sequence import _QUOTES, _target, _without_rites, find_stage
 
 # 「X分幾節」, 「X一共分成哪幾個環節」, 「X凡幾節」: the step X and how many parts it has
 _ZH_COUNT = re.compile(
@@ -56,7 +58,7 @@ _PARTS = re.compile(r"[一二三四五六七八九十][節节]|(?:有[^，。；
 
 @dataclass(frozen=True, slots=True)
 class PartsAsk:
-    """A question on how the step ``target`` (its words as asked) is made up."""
+    """A question on how the step ``target`` (its words as asked) is made up; "" for the rite as a whole."""
 
     target: str
 
@@ -69,16 +71,21 @@ def parse_parts(question: str) -> PartsAsk | None:
     for pattern in (_ZH_COUNT, _ZH_PROCEDURE):
         m = pattern.match(first)
         if m and not _WHY.search(m.group("x")):
-            target = _target(_BY.sub("", m.group("x")))
-            return PartsAsk(target) if target else None
+            return _ask(_BY.sub("", m.group("x")))
     low = re.sub(r"\s+", " ", first.lower())
     for pattern in _EN:
         m = pattern.match(low)
         if m:
             start = m.start("x")
-            target = re.sub(r"\s+", " ", _target(first[start : start + len(m.group("x"))], english=True))
-            return PartsAsk(target) if target else None
+            return _ask(first[start : start + len(m.group("x"))], english=True)
     return None
+
+
+def _ask(words: str, english: bool = False) -> PartsAsk:
+    """The step ``words`` name; "" when they name only a rite (「鄉飲酒禮的主要儀節有哪些」: the rite asked whole)."""
+    if not _without_rites(words).strip(_TRIM + _QUOTES):
+        return PartsAsk("")
+    return PartsAsk(re.sub(r"\s+", " ", _target(words, english=english)))
 
 
 def _stage(ctx: CorpusContext, target: str, rites: tuple[str, ...]) -> Stage | None:
@@ -88,7 +95,9 @@ def _stage(ctx: CorpusContext, target: str, rites: tuple[str, ...]) -> Stage | N
     if found is not None:
         return found
     cjk = "".join(re.findall(r"[\u3400-\u9fff]+", normalize(target)))
-    parts = sorted({cjk[i:j] for i in range(len(cjk)) for j in range(i + 1, len(cjk) + 1)} - {cjk}, key=len, reverse=True)
+    # the parts of a phrase the corpus writes (作樂), not of a word of the question's own (主要)
+    said = bool(cjk) and any(cjk in normalize(u.full_text) for u in ctx.corpus.units)
+    parts = sorted({cjk[i:j] for i in range(len(cjk)) for j in range(i + 1, len(cjk) + 1)} - {cjk}, key=len, reverse=True) if said else []
     for term in [t for t in analyze(target).expansions if t] + [p for p in parts if p not in _PHRASING]:
         if any(not rites or s.rite in rites for s in ctx.outline.find(term)):
             return find_stage(ctx, term, rites)
@@ -131,6 +140,8 @@ def answer_parts(
         return None  # a rite the corpus lacks (士昏禮的六禮): the normal path says what the corpus covers
     names = {uid.split(".")[1]: u.rite for uid, u in ctx.units_by_id.items()}  # rite id → rite
     rites = tuple(names[r] for r in query.rites if r in names)
+    if not ask.target:
+        return _answer_rite(rites[0], query, ctx, k=k) if len(rites) == 1 else None
     stage = _stage(ctx, ask.target, rites)
     if stage is None:
         return None
@@ -155,6 +166,26 @@ def answer_parts(
     text = "\n".join([lead, *(f"{e.text}〔{e.citation()}〕" for e in evidence)])
     return Answer(query.text, text, True, tuple(evidence), found, query.lang, query_terms(query),
                   grounded=(normalize(stage.title),), stage=stage.key)
+
+
+def _answer_rite(rite: str, query: Query, ctx: CorpusContext, *, k: int) -> Answer | None:
+    """The rite's own outline: 賈疏's stages of it (the outermost ones) as far as the corpus holds them, in order;
+    each stage's statement is cited, its unit a hit."""
+    stages = [s for s in ctx.outline.stages_of(rite) if s.parent is None]
+    if not stages:
+        return None
+    titles = "、".join(f"「{s.title}」" for s in stages)
+    if query.lang == "en":
+        lead = f"Jia Gongyan's sub-commentary divides {rite}, as far as the corpus holds it, into {len(stages)} stages: {titles}."
+    else:
+        lead = f"{rite}，語料所見賈疏分為{len(stages)}節：{titles}。"
+    evidence = []
+    for at in stages[:k]:
+        stated = ctx.unit(at.unit)
+        evidence.append(Evidence(at.statement, stated.id, stated.work, stated.rite, "shu", stated.source, (at.line, at.line), 1.0))
+    found = tuple(Hit(ctx.unit(at.unit), 1.0 - i / (len(stages) + 1), (), False) for i, at in enumerate(stages[:k]))
+    text = "\n".join([lead, *(f"{e.text}〔{e.citation()}〕" for e in evidence)])
+    return Answer(query.text, text, True, tuple(evidence), found, query.lang, query_terms(query))
 
 
 __all__ = ["PartsAsk", "answer_parts", "parse_parts"]
