@@ -184,6 +184,13 @@ def test_zenme_before_a_verb_of_doing_asks_how_not_why():
     assert query_terms(analyze("樂工怎麼才四個？")).why
 
 
+def test_what_an_act_is_for_or_stands_for_asks_why_and_names_nothing():
+    """目的 / 意義 / 象徵 / 寓意 frame the question (目 of 目的 is no eye: 「無目」 of the blind musicians)."""
+    q = analyze("乡饮酒礼的目的是什么？")
+    assert query_terms(q).why and "目" not in q.core
+    assert query_terms(analyze("這個環節象徵什麼？")).why
+
+
 def test_the_purpose_asked_in_so_many_words_asks_why():
     for text in ("主人先盥手而後洗爵，其義安在？", "燕坐必脫屨，其理由何在？", "賓升席自西方，其故何也？", "只掛磬不掛鐘，這是什麼規矩？"):
         assert query_terms(analyze(text)).why, text
