@@ -190,6 +190,16 @@ def test_a_question_quoting_the_corpus_word_for_word_names_it(real_retriever):
     assert not real_retriever.bridge.quotes_corpus(understood("坐行之，不知如何行法？"))  # not quoted: read as usual
 
 
+def test_a_quoted_summary_in_the_corpus_s_own_phrases_quotes_the_corpus(real_retriever):
+    """「三揖三讓」: the 經 says 三揖 and 三讓 apart; a reader sums the rite up in its own phrases, quoting no other text."""
+    understood = lambda t: real_retriever.understand(analyze(t))  # noqa: E731
+    question = "乡饮酒礼中的“三揖三让”指什么？"
+    assert not real_retriever.bridge.quotes_elsewhere(understood(question))
+    a = real_retriever.ask(question)
+    assert a.found and a.evidence[0].text.startswith("三揖者")
+    assert real_retriever.bridge.quotes_elsewhere(understood("「學而時習之」何謂也？"))  # another text still is
+
+
 def test_the_lord_called_the_boss_is_still_the_rite(real_retriever):
     # "boss" alone sets no question in today's world when the question is plainly about the lord
     question = "Why does the lord bow back to his ministers when they bow to him? Isn't he the boss?"

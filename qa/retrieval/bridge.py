@@ -483,8 +483,8 @@ class Bridge:
             run = "".join(cjk_runs(normalize(quoted)))
             if len(run) < QUOTE_CHARS or run in self.dictionary:
                 continue  # too short to tell, or a set phrase of the everyday language (「不醉不归」), not a text
-            if self._shares_run(run):
-                return False  # it quotes the corpus (too)
+            if self._shares_run(run) or self._joins_corpus_phrases(run):
+                return False  # it quotes the corpus (too), or sums it up in its own phrases (「三揖三讓」)
             if any(t not in self.dictionary for t in self._ritual_terms_in([run])):
                 return False  # a loose quotation of the corpus: it writes a term only the rite uses (「在堂廉鋪席」)
             elsewhere = True
@@ -520,6 +520,14 @@ class Bridge:
     def refers_to_classic(self, query: "Query") -> bool:
         """The question speaks of the 經 itself (「經或言讓，或言辭」, 經云, 此經) and names no other work in title marks."""
         return bool(_THE_CLASSIC.search(query.text)) and not self.names_other_work(query)
+
+    def _joins_corpus_phrases(self, run: str) -> bool:
+        """Whether a short quotation is two phrases of the corpus, each of two characters or more, one writing a
+        ritual character (「三揖三讓」: the 經 says 三揖 and 三讓 apart): a reader's summary of the text, not another text."""
+        if len(run) > 2 * QUOTE_CHARS:
+            return False
+        return any(run[:i] in self.text and run[i:] in self.text and any(ch in self.ritual_chars for ch in run)
+                   for i in range(2, len(run) - 1))
 
     def _shares_run(self, text: str) -> bool:
         """Whether ``text`` (normalized) shares a run of QUOTE_CHARS characters with the corpus."""
