@@ -211,6 +211,12 @@ def test_ran_ze_opens_a_classical_follow_up_and_names_nothing():
     assert q.core == "主人之俎" and q.lang == "lzh"
 
 
+def test_choosing_the_guests_is_the_consultation_of_the_jing():
+    """謀賓、介 is how the guests are chosen (注: 賢者為賓，其次為介): choose / 選定 reach 謀."""
+    assert "谋" in analyze("How were the guest and the deputy guest chosen?").expansions
+    assert "谋" in analyze("鄉飲酒禮的賓、介是如何選定的？").expansions
+
+
 def test_fang_shi_is_fang_bao():
     assert analyze("燕則卿無俎，方氏何以說之？").layers == ("xiyi",)
 
