@@ -13,7 +13,8 @@ normalized characters and character bigrams, its English words in the shadow's s
 is trained on
 
 * positives: the lay questions each unit and each sentence answers (``unit_questions.tsv``,
-  ``sentence_questions.tsv``: about 5,200 English and modern-Chinese questions written from the corpus's own texts)
+  ``sentence_questions.tsv``: about 5,200 English and modern-Chinese questions written from the corpus's own texts;
+  not the rows marked ``no`` in their train column, documents of the retrieval channels only)
   and ``voices.tsv`` (about 900 more, three per unit, in six voices of real readers: Taiwanese and Cantonese chat,
   first-person and broken English, search-box Chinese, mainland chat);
 * negatives: ``everyday.tsv`` (about 3,000 questions on today's manners in the banquet's words, on the feasts of other
