@@ -25,7 +25,7 @@ from ..retrieval.query import Query, analyze
 from ..retrieval.retriever import Hit
 from ..text.normalize import normalize
 from .compose import Answer, Evidence, query_terms
-from .sequence import _QUOTES, _target, _without_rites, find_stage
+from .sequence import QUOTE_MARKS, find_stage, step_words, without_rites
 
 # 「X分幾節」, 「X一共分成哪幾個環節」, 「X凡幾節」: the step X and how many parts it has
 _ZH_COUNT = re.compile(
@@ -83,9 +83,9 @@ def parse_parts(question: str) -> PartsAsk | None:
 
 def _ask(words: str, english: bool = False) -> PartsAsk:
     """The step ``words`` name; "" when they name only a rite (「鄉飲酒禮的主要儀節有哪些」: the rite asked whole)."""
-    if not _without_rites(words).strip(_TRIM + _QUOTES):
+    if not without_rites(words).strip(_TRIM + QUOTE_MARKS):
         return PartsAsk("")
-    return PartsAsk(re.sub(r"\s+", " ", _target(words, english=english)))
+    return PartsAsk(re.sub(r"\s+", " ", step_words(words, english=english)))
 
 
 def _stage(ctx: CorpusContext, target: str, rites: tuple[str, ...]) -> Stage | None:

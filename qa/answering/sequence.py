@@ -57,7 +57,8 @@ _EN_PREVIOUS = re.compile(
     r"^(?:and\s+)?(?:what\s+(?:came|comes|happened|happens)\s+before(?:\s+that)?|(?:what\s+(?:is|was)\s+|what's\s+)?the\s+(?:previous|preceding)\s+(?:step|stage|section|part))$"
 )
 _TRIM = "？?。.！!；;：:，, \u3000"
-_QUOTES = "「」『』“”\"'《》〈〉"
+#: Quotation and title marks around a step's words (「合樂」之後呢).
+QUOTE_MARKS = "「」『』“”\"'《》〈〉"
 _EN_ARTICLES = re.compile(r"^(?:the|a|an)\s+", re.I)
 _CJK = re.compile(r"[\u3400-\u9fff\U00020000-\U0002fa1f]+")
 
@@ -84,14 +85,14 @@ def parse_sequence(question: str) -> SequenceAsk | None:
     for step, zh, en in ((1, _ZH_AFTER, _EN_AFTER), (-1, _ZH_BEFORE, _EN_BEFORE)):
         m = zh.match(text)
         if m:
-            target = _target(m.group("x"))
+            target = step_words(m.group("x"))
             return SequenceAsk(step, target) if target else None
         for pattern in en:
             m = pattern.match(low)
             if m:
                 # the English match ran on lower case: take the target from the question as typed
                 start = m.start("x")
-                target = _target(text[start : start + len(m.group("x"))], english=True)
+                target = step_words(text[start : start + len(m.group("x"))], english=True)
                 return SequenceAsk(step, target) if target else None
     return None
 
@@ -104,7 +105,7 @@ def english_rite_names() -> re.Pattern[str]:
     return re.compile(rf"\b(?:the\s+)?(?:{'|'.join(alts)})(?:\s+(?:rite|ritual|ceremony))?\b", re.I)
 
 
-def _without_rites(words: str) -> str:
+def without_rites(words: str) -> str:
     """``words`` without the rite names in them (and a 的/之 after one): the rite is the query's ``rites``."""
     norm, where = normalize_with_map(words)
     drop: set[int] = set()
@@ -122,15 +123,17 @@ def _without_rites(words: str) -> str:
     return kept.strip()
 
 
-def _target(words: str, english: bool = False) -> str:
-    words = _without_rites(words.strip().strip(_TRIM)) or words
+def step_words(words: str, english: bool = False) -> str:
+    """The words naming a step, as a question writes them: its rite names, articles, openings (那, 請問) and endings
+    (了, 之禮, 一節) left out (the sequence and make-up questions' ``target``)."""
+    words = without_rites(words.strip().strip(_TRIM)) or words
     if english:
         words = _EN_ARTICLES.sub("", words)
         words = re.sub(r"\s+(?:is\s+(?:over|done|finished)|ends?)$", "", words, flags=re.I)
     else:
         words = re.sub(r"^(?:那|那麼|那么|請問|请问|在|行|舉行|举行|做)", "", words)
         words = re.sub(r"(?:了|之禮|之礼|的儀節|的仪节|這一節|这一节|一節|一节)$", "", words)
-    return words.strip(_QUOTES).strip(_TRIM).strip(_QUOTES)
+    return words.strip(QUOTE_MARKS).strip(_TRIM).strip(QUOTE_MARKS)
 
 
 def _subsequence(words: str, title: str) -> bool:
@@ -226,4 +229,5 @@ def answer_sequence(
     return Answer(query.text, text, True, tuple(evidence), hits, query.lang, terms, grounded=(normalize(to.title),), stage=to.key)
 
 
-__all__ = ["SequenceAsk", "answer_sequence", "english_rite_names", "find_stage", "parse_sequence"]
+__all__ = ["QUOTE_MARKS", "SequenceAsk", "answer_sequence", "english_rite_names", "find_stage", "parse_sequence", "step_words",
+           "without_rites"]

@@ -524,10 +524,9 @@ class Bridge:
     def _joins_corpus_phrases(self, run: str) -> bool:
         """Whether a short quotation is two phrases of the corpus, each of two characters or more, one writing a
         ritual character (「三揖三讓」: the 經 says 三揖 and 三讓 apart): a reader's summary of the text, not another text."""
-        if len(run) > 2 * QUOTE_CHARS:
+        if len(run) > 2 * QUOTE_CHARS or not any(ch in self.ritual_chars for ch in run):
             return False
-        return any(run[:i] in self.text and run[i:] in self.text and any(ch in self.ritual_chars for ch in run)
-                   for i in range(2, len(run) - 1))
+        return any(run[:i] in self.text and run[i:] in self.text for i in range(2, len(run) - 1))
 
     def _shares_run(self, text: str) -> bool:
         """Whether ``text`` (normalized) shares a run of QUOTE_CHARS characters with the corpus."""

@@ -92,6 +92,7 @@ _DEMONSTRATIVES_ZH = ("这么", "这样", "这般", "如此")
 
 
 def _has_demonstrative(pieces: list[tuple[str, str]]) -> bool:
+    """A Chinese demonstrative of manner or degree (see ``_DEMONSTRATIVES_ZH``) in the question."""
     return any(k == "cjk" and any(d in normalize(s) for d in _DEMONSTRATIVES_ZH) for k, s in pieces)
 
 

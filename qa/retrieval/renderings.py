@@ -85,6 +85,7 @@ def _sentence_words_in(directory: Path) -> Mapping[tuple[str, str], SentenceWord
 @per_directory
 def _sentence_question_words_in(directory: Path) -> Mapping[tuple[str, str], tuple[SentenceWords, ...]]:
     stop = stopwords()
+
     def weight(question: str, q: SentenceQuestions) -> float:
         return UNTRAINED_WEIGHT if question in q.untrained else 1.0
 
