@@ -116,7 +116,7 @@ def answer_compare(
         lead = f"「{step}」 in the two rites: {first_rite}, then {second_rite}."
     else:
         lead = f"「{step}」，兩禮對照：先{first_rite}，後{second_rite}。"
-    text = "\n".join([lead, *(f"{e.text}〔{e.citation()}〕" for e in evidence)])
+    text = "\n".join([lead, *(e.cited() for e in evidence)])
     rest = [h for h in hits if h.unit.id not in {first.unit.id, second.unit.id}]
     shown = tuple([first, second, *rest][:k])
     return Answer(

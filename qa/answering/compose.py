@@ -94,6 +94,10 @@ class Evidence:
         span = f"{first}" if first == last else f"{first}–{last}"
         return f"{self.work}·{self.rite}·{self.label}·{self.unit_id}（{self.source}:{span}）"
 
+    def cited(self) -> str:
+        """The sentence with its citation, as an answer's text writes it: 「旨，美也。〔…（003:110）〕」."""
+        return f"{self.text}〔{self.citation()}〕"
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "text": self.text,
@@ -162,7 +166,7 @@ class Answer:
 
     def _lines(self) -> list[tuple[str, Evidence | None]]:
         """The answer text's lines, each with the evidence it cites (None for a lead or notice line)."""
-        cited = {f"{e.text}〔{e.citation()}〕": e for e in self.evidence}
+        cited = {e.cited(): e for e in self.evidence}
         return [(line, cited.get(line)) for line in self.text.split("\n") if line.strip()]
 
     @property
@@ -284,7 +288,7 @@ def compose_answer(
     notice = scope_notice(outside, query.lang) if outside else compare_notice(compared, query.lang) if compared and found else ""
     if found and layers and not any(e.layer in layers for e in evidence):
         notice = " ".join(p for p in (notice, layer_notice(layers[0], query.lang)) if p)
-    cited = "\n".join(f"{e.text}〔{e.citation()}〕" for e in evidence)
+    cited = "\n".join(e.cited() for e in evidence)
     if found or outside:
         text = "\n".join(p for p in (notice, cited) if p)
     else:

@@ -24,8 +24,8 @@ from ..corpus.outline import Stage
 from ..retrieval.query import Query, analyze
 from ..retrieval.retriever import Hit
 from ..text.normalize import normalize
-from .compose import Answer, Evidence, query_terms
-from .sequence import QUOTE_MARKS, find_stage, step_words, without_rites
+from .compose import Answer, query_terms
+from .sequence import QUOTE_MARKS, find_stage, stage_evidence, step_words, without_rites
 
 # 「X分幾節」, 「X一共分成哪幾個環節」, 「X凡幾節」: the step X and how many parts it has
 _ZH_COUNT = re.compile(
@@ -154,16 +154,12 @@ def answer_parts(
     units = list(ctx.stage_units(stage))[: max(k - len(others), 1)] + [o.unit for o in others]
     found = tuple(Hit(ctx.unit(u), 1.0 - i / (len(units) + 1), (), False) for i, u in enumerate(units[:k]))
 
-    def shu(at: Stage, text: str) -> Evidence:
-        stated = ctx.unit(at.unit)
-        return Evidence(text, stated.id, stated.work, stated.rite, "shu", stated.source, (at.line, at.line), 1.0)
-
     evidence = []
     for at in (stage, *others):
         parts = _parts_sentence(ctx, at)
-        evidence += ([shu(at, parts)] if parts else []) + ([shu(at, at.statement)] if at is stage or not parts else [])
+        evidence += ([stage_evidence(ctx, at, parts)] if parts else []) + ([stage_evidence(ctx, at)] if at is stage or not parts else [])
     lead = _lead("en" if query.lang == "en" else "zh-Hant", stage, others)
-    text = "\n".join([lead, *(f"{e.text}〔{e.citation()}〕" for e in evidence)])
+    text = "\n".join([lead, *(e.cited() for e in evidence)])
     return Answer(query.text, text, True, tuple(evidence), found, query.lang, query_terms(query),
                   grounded=(normalize(stage.title),), stage=stage.key)
 
@@ -179,12 +175,9 @@ def _answer_rite(rite: str, query: Query, ctx: CorpusContext, *, k: int) -> Answ
         lead = f"Jia Gongyan's sub-commentary divides {rite}, as far as the corpus holds it, into {len(stages)} stages: {titles}."
     else:
         lead = f"{rite}，語料所見賈疏分為{len(stages)}節：{titles}。"
-    evidence = []
-    for at in stages[:k]:
-        stated = ctx.unit(at.unit)
-        evidence.append(Evidence(at.statement, stated.id, stated.work, stated.rite, "shu", stated.source, (at.line, at.line), 1.0))
+    evidence = [stage_evidence(ctx, at) for at in stages[:k]]
     found = tuple(Hit(ctx.unit(at.unit), 1.0 - i / (len(stages) + 1), (), False) for i, at in enumerate(stages[:k]))
-    text = "\n".join([lead, *(f"{e.text}〔{e.citation()}〕" for e in evidence)])
+    text = "\n".join([lead, *(e.cited() for e in evidence)])
     return Answer(query.text, text, True, tuple(evidence), found, query.lang, query_terms(query))
 
 

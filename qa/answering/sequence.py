@@ -192,6 +192,14 @@ def _lead(lang: str, step: int, at: Stage, to: Stage | None, words: str = "") ->
     return f"{at.rite}「{at.title}」{also}{rel}，賈疏所分{which}為「{to.title}」。"
 
 
+def stage_evidence(ctx: CorpusContext, stage: Stage, text: str | None = None) -> Evidence:
+    """A sentence of 賈疏 on ``stage`` as evidence: his statement of it (default) or ``text``, another sentence of the
+    same 疏, cited at the statement's unit and line."""
+    stated = ctx.unit(stage.unit)
+    return Evidence(stage.statement if text is None else text, stated.id, stated.work, stated.rite, "shu", stated.source,
+                    (stage.line, stage.line), 1.0)
+
+
 def answer_sequence(
     ask: SequenceAsk,
     query: Query,
@@ -218,16 +226,13 @@ def answer_sequence(
     units = ctx.stage_units(to)
     hits = tuple(Hit(ctx.unit(u), 1.0 - i / (len(units) + 1), (), False) for i, u in enumerate(units[:k]))
     first = ctx.unit(to.first)
-    stated = ctx.unit(to.unit)
-    evidence = [
-        Evidence(to.statement, stated.id, stated.work, stated.rite, "shu", stated.source, (to.line, to.line), 1.0),
-    ]
+    evidence = [stage_evidence(ctx, to)]
     if first.jing:
         lines = (locate(first, "jing", first.jing) if locate else None) or first.lines
         evidence.append(Evidence(first.jing, first.id, first.work, first.rite, "jing", first.source, lines, 1.0))
-    text = "\n".join([lead, *(f"{e.text}〔{e.citation()}〕" for e in evidence)])
+    text = "\n".join([lead, *(e.cited() for e in evidence)])
     return Answer(query.text, text, True, tuple(evidence), hits, query.lang, terms, grounded=(normalize(to.title),), stage=to.key)
 
 
-__all__ = ["QUOTE_MARKS", "SequenceAsk", "answer_sequence", "english_rite_names", "find_stage", "parse_sequence", "step_words",
+__all__ = ["QUOTE_MARKS", "SequenceAsk", "answer_sequence", "english_rite_names", "find_stage", "parse_sequence", "stage_evidence", "step_words",
            "without_rites"]
