@@ -2,10 +2,11 @@
 
     PYTHONPATH=$PWD .venv/bin/python scripts/lay_probe.py [-v]
 
-The probe's questions were written from the units' own texts, one per unit in lay English and one in simplified
-Chinese (see the file's header): each is answerable by construction, so every "no passage" is a false one. Printed
-per language: questions, told "no passage", and the gold unit's hit@1 / hit@5 (the probe has no evidence spans).
-A development probe: the confidence rule was tuned on it (fourteenth round); the held-out sets stay the measure.
+The probe's questions were written from the units' own texts, four per unit: lay English, simplified Chinese,
+Taiwanese / Hong Kong traditional Chinese and a classical prompt (see the file's header): each is answerable by
+construction, so every "no passage" is a false one. Printed per language: questions, told "no passage", and the gold
+unit's hit@1 / hit@5 (the probe has no evidence spans). A development probe: the confidence rule (fourteenth round),
+the Cantonese scaffolding and the bare 燕 (seventeenth) were tuned on it; the held-out sets stay the measure.
 """
 
 from __future__ import annotations

@@ -178,6 +178,18 @@ def test_english_leads_only_where_the_first_sense_is_the_word_alone(real_retriev
     assert "缭" not in b.english("round") and "再拜" not in b.english("again")
 
 
+def test_holding_an_occasion_is_convening_it_not_grasping(real_retriever):
+    def bridged(text: str) -> tuple[str, ...]:
+        return real_retriever.understand(analyze(text)).bridged
+
+    # "held" of a rite (passive, or with an occasion for object) leads to no 持 (挎，持也 was the answer's first line)
+    for text in ("How often was this village drinking ceremony actually held?", "When was the ceremony held?",
+                 "If the duke holds the banquet for an envoy, how does it differ?", "Was it held every year?"):
+        assert "持" not in bridged(text), text
+    # grasping keeps it
+    assert "持" in bridged("He held the cup in both hands") and "持" in bridged("Who is holding on to the musicians?")
+
+
 def test_bridged_terms_are_marked_and_added_once(real_retriever):
     q = real_retriever.understand(analyze("扶着乐工上台的人是干什么的？"))
     assert "相" in q.bridged and q.understood

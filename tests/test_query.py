@@ -8,6 +8,7 @@ import pytest
 
 from qa.errors import QAError, QueryError
 from qa.retrieval.query import analyze, detect_lang, glossary, is_follow_up, scaffolding, split_segments, stem
+from qa.retrieval.terms import query_terms
 from qa.text.normalize import normalize
 
 # ── bad input ──────────────────────────────────────────────────────────────────
@@ -293,6 +294,22 @@ def test_rites_outside_the_corpus_are_named():
     # the chapter names in pinyin: a reader who knows the chapter writes it so
     assert analyze("What is offered in the te sheng kui shi li?").other_rites == ("特牲饋食禮",)
     assert analyze("Where do the lords stand in the Jin li?").other_rites == ("覲禮",)
+
+
+def test_a_bare_yan_set_beside_another_rite_names_the_yan_li():
+    # classical writers compare so: 「燕之賓無加席，而大射之賓有之」 is about this corpus's 燕禮, set beside the 大射
+    assert analyze("燕之賓無加席，而大射之賓有之，何以異也？").rites == ("yan",)
+    assert analyze("獻笙，燕洗而鄉射不洗，何也？").rites == ("yan",)
+    # alone, or as a swallow, a bird's nest or a place, it names nothing
+    assert analyze("燕之賓無加席，何也？").rites == ()
+    assert analyze("燕子窩和大射有什麼關係？").rites == ()
+
+
+def test_cantonese_question_words_are_scaffolding_and_ask_their_kind():
+    q = analyze("點解客人要坐喺座位尾嗰度先飲一啖酒？")
+    assert q.segments == ("客人", "坐", "座位尾", "先饮一啖酒")  # 點解, 喺, 嗰度 (and 要) are gone
+    assert query_terms(analyze("點解主人唔飲先？")).why and query_terms(analyze("點解主人唔飲先？")).negated
+    assert query_terms(analyze("樂工企喺邊度？")).where and "立" in analyze("樂工企喺邊度？").expansions
 
 
 def test_a_question_that_names_rites_is_not_a_follow_up():

@@ -38,11 +38,11 @@ def test_voices_name_units_of_the_parse(real_retriever):
 
 
 def test_the_lay_probe_names_units_of_the_parse_and_repeats_no_evaluation_question(real_retriever):
-    # tests/data/lay_probe.tsv (scripts/lay_probe.py): two lay questions for every unit, none an evaluation question
+    # tests/data/lay_probe.tsv (scripts/lay_probe.py): four lay questions for every unit, none an evaluation question
     rows = [line.split("\t") for line in (Path(__file__).parent / "data" / "lay_probe.tsv").read_text(encoding="utf-8")
             .splitlines() if line.strip() and not line.startswith("#")]
-    assert {r[0] for r in rows} == {u.id for u in real_retriever.units} and len(rows) == 2 * len(real_retriever.units)
-    assert {r[1] for r in rows} == {"en", "zh-Hans"}
+    assert {r[0] for r in rows} == {u.id for u in real_retriever.units} and len(rows) == 4 * len(real_retriever.units)
+    assert {r[1] for r in rows} == {"en", "zh-Hans", "zh-Hant", "lzh"}
     asked = evaluation_question_keys()
     assert not [r[2] for r in rows if question_key(r[2]) in asked]
 

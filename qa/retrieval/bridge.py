@@ -131,6 +131,23 @@ TITLE = "儀禮"
 _LIST_ITEM = re.compile(r"(?<=[、︰：:])[^、，。；︰：:？！「」]+|[^、，。；︰：:？！「」]+(?=、)")
 
 
+#: "hold" of an occasion (to hold a banquet; where was it held?) is to convene it, not to grasp something (持):
+#: the verb with an occasion for its object, or in the passive ("when was the rite held?").(also asked: "when was the rite held?"). The corpus says it with 行 (三年正月而一行), a
+#: word too common to lead anywhere, so the verb leads nowhere. "How was the cup held?" loses 持 to this; "holding
+#: on to them", "holds only plain water" keep it.
+_OCCASION = (r"(?:ceremon(?:y|ies)|rites?|rituals?|banquets?|feasts?|part(?:y|ies)|drinking|archery|contests?|festivals?"
+             r"|events?|meetings?|gatherings?|celebrations?|receptions?|dinners?)")
+_EVENT_HOLD = re.compile(
+    r"\bhold(?:s|ing)?\s+(?:(?:a|an|the|this|that|these|those|his|their|its|such|some|any|one|village|big|formal|"
+    r"annual|state|ruler's|duke's|lord's|drinking|archery)\s+){0,4}" + _OCCASION + r"\b"
+    r"|\b(?:is|was|are|were|be|been|being|get|gets|got)\s+(?:\w+ly\s+|actually\s+|usually\s+|still\s+|first\s+|ever\s+)?held\b"
+    r"|\bheld\s+(?:once|every|each|annually|yearly|in|at|on|during)\b"
+    r"|\b(?:is|was|are|were)\s+(?:[\w']+\s+){1,5}held\s*(?:[?.!,;]|$)",
+    re.IGNORECASE,
+)
+_HOLD = frozenset(("hold", "holds", "held", "holding"))
+
+
 def _jing_names(units: Sequence["LemmaUnit"]) -> set[str]:
     """The names the 經 lists (songs, vessels, dishes): the items of its 、-lists, normalized. The
     first item keeps the verb before it (工歌鹿鳴), so its last two characters count as well."""
@@ -410,8 +427,11 @@ class Bridge:
         own = set(query.segments) | set(query.expansions)
         out: list[str] = []
         reach: list[str] = []  # what the gloss bridge reads: the question's CJK and what 1 and 2 found
+        occasion = _EVENT_HOLD.search(query.text) is not None
         for seg in query.segments:
             if seg.isascii():
+                if occasion and seg in _HOLD:
+                    continue
                 if not _english([seg], [], [])[1]:  # the glossary did not know it
                     out.extend(self.english(seg, PER_ENGLISH_WORD))
             else:

@@ -101,6 +101,11 @@ def _has_pronoun(pieces: list[tuple[str, str]]) -> bool:
     return any(k == "cjk" and any(p in s for p in _PRONOUNS_ZH) for k, s in pieces)
 
 
+#: A bare 燕 (not 燕子, 燕窩, 燕京, 海燕 …): classical writers name the 燕禮 so when they set it beside another rite
+#: (「燕之賓無加席，而大射之賓有之」; 「樂正於燕先升，於大射則後工而升」).
+_BARE_YAN = re.compile(r"(?<![海家春飞飛雨紫])燕(?![子窝窩京麦麥尾国國赵趙山雀禮礼])")
+
+
 @dataclass(frozen=True, slots=True)
 class Query:
     """A question, ready for the lexical and dense retrievers."""
@@ -565,6 +570,8 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
     norm = normalize(matched)
     # "the Liji's Monthly Ordinances": a possessive ending is no part of the work's name (lijis is none)
     outside = other_rites(norm, [s.lower() for k, s in pieces(_POSSESSIVE.sub("", _HYPHEN.sub(" ", matched))) if k == "word"])
+    if outside and not rites and _BARE_YAN.search(norm):
+        rites = ["yan"]  # 「燕洗而鄉射不洗」: set beside another rite, a bare 燕 is the 燕禮
     # a question that names a rite is about it, unless it says it follows on (那燕禮呢？)
     standalone = bool(rites or outside) and not has_follow_up_marker(parts)
     if recent and not standalone and is_follow_up(parts, content_cjk, content_words):

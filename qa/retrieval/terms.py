@@ -48,11 +48,14 @@ _WHY = ("为什么", "为何", "何以", "何故", "why", "所以", "怎么", "�
         # the purpose or ground asked in so many words (「其義何在」, 「其故何也」, 「這是什麼規矩」)
         "义何在", "义安在", "理由", "其故", "何不", "说明什么", "什么规矩", "rationale",
         # what an act is for or stands for (「這個環節象徵什麼」, 「鄉飲酒禮的目的是什麼」)
-        "目的", "意义", "象征", "寓意")
+        "目的", "意义", "象征", "寓意",
+        # Cantonese (normalized): 點解
+        "点解")
 _MEANING = ("什么意思", "何谓", "何义", "是什么", "mean", "what is", "谓何", "意思", "什么人", "何人", "who",
             "何官", "到底是谁", "是谁", "干什么的", "干嘛的", "干吗的", "做什么的", "做啥的", "啥意思", "指哪",
             "指什么", "指的是", "哪些官", "什么官", "何所指", "指谁", "何解", "何训", "训何", "何释",
-            "何物", "什么叫", "怎么讲", "者谁", "whats a", "whats the", "what exactly is", "谓谁")
+            "何物", "什么叫", "怎么讲", "者谁", "whats a", "whats the", "what exactly is", "谓谁",
+            "边个", "乜嘢")
 #: The classical 「X者何？」 asks what X is (but 「…者何在」 where it is).
 _WHAT_IS_END = re.compile(r"者何[也乎]?[？?。！!\s]*$")
 #: 「…，何也？」 after a clause asks why (「主人退而賓又拜辱，何也？」); after a bare term or 者
@@ -62,13 +65,14 @@ _HE_YE = re.compile(r"([^，,。；;：:？?！!「」『』“”\s]*)\s*([，,
 HE_YE_CLAUSE = 5
 #: A negation in a question (不 / 沒 / 無 / 未 …; n't, not, no, never), but not the 不 of words
 #: that only compare or ask back (不同, 不一樣, 不是…嗎, 不行).
-_NEGATION_ZH = re.compile(r"[不没沒无無未非莫勿弗](?![同一是行对對])")
+_NEGATION_ZH = re.compile(r"[不没沒无無未非莫勿弗唔冇](?![同一是行对對])")
 _NEGATION_EN = re.compile(r"n['’]t\b|\bnot\b|\bno\b|\bnever\b|\bwithout\b", re.IGNORECASE)
 #: A sentence whose topic is an omission: it opens with a negated act (「不嚌啐，下賓」, 「不洗者，
 #: 以其賤，略之也」, 「無獻，因其舉觶而薦之」) and goes on to say why.
 _NEGATED_TOPIC = re.compile(r"^[○\s]*(?:[^，,。；：]{0,4}?)[不無无未非][^，,。；：]{1,10}[，,：:]")
 _WHERE = ("哪里", "哪儿", "何处", "何所", "何在", "何地", "何方", "哪边", "什么地方", "什么位置", "什么方向", "where", "which side",
-          "何位", "安在", "哪个位置", "哪一边", "哪一侧", "哪个台阶", "which way", "which direction")
+          "何位", "安在", "哪个位置", "哪一边", "哪一侧", "哪个台阶", "which way", "which direction",
+          "边度", "边处", "喺边", "边便")
 _WHAT_FOR = re.compile(r"(?:干嘛|干吗)的")
 #: 怎么 before a verb of doing asks how it is done, not why (「人一多排不下了怎么办」, 「座位怎么排的」, 「怎么回拜」);
 #: before a negation or a surprise (「怎么不回拜」, 「怎么反而」, 「怎么才四个」) it asks why (normalized).
@@ -84,7 +88,7 @@ _ORDER = re.compile(r"以齿|以次|次序|次第|先后|先[^，。；]{1,8}后
 #: A bare 哪 asks where (「肉乾擺哪？」, 「坐哪」), unless a measure word makes it which (哪個, 哪些, 哪位).
 _WHERE_NA = re.compile(r"哪(?![个些一位种样天年次首篇边几])")
 _COUNT = ("几", "多少", "how many", "how much", "若干", "多久", "多长", "how long", "how often", "几年", "多远", "多高", "多深", "多宽",
-          "how far", "how tall", "how deep", "how wide", "多大", "how big", "how large", "多重", "how heavy")
+          "how far", "how tall", "how deep", "how wide", "多大", "how big", "how large", "多重", "how heavy", "几多")
 
 
 @dataclass(frozen=True, slots=True)
