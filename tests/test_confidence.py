@@ -158,6 +158,7 @@ def test_todays_manners_with_the_rites_words_are_low_confidence(real_retriever, 
 @pytest.mark.parametrize("question", [
     "今人宴客，主人當坐何位？",
     "今之賓客飲酒，當奏何曲？",
+    "今世賓客醉酒，主人當如何？",  # 今世 / 當世: the present age, in 文言
     "These days, where should the host of a dinner party sit?",
     "現在家裡請客，主人應該坐在哪裡？",  # 現在 opening the question
     "請問現在主人請客，要怎麼拜客人？",  # ... after 請問

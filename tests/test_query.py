@@ -188,6 +188,8 @@ def test_a_short_question_saying_so_or_like_this_follows_on():
     assert "俎" in analyze("为什么要这样？", history=history).context
     assert analyze("為什麼要分得這麼細？").context == ()
     assert analyze("主人酬賓的時候為什麼要這樣先自己飲酒？", history=history).context == ()
+    # 這個 of a thing, place or time points back too
+    assert "狗" in analyze("為什麼是這個方向？", history=["鄉飲酒禮的狗是在哪裡煮的？"]).context
 
 
 def test_follow_up_keeps_its_own_subject_first():
@@ -289,6 +291,10 @@ def test_colloquial_where_frames_are_scaffolding():
 
 def test_rites_outside_the_corpus_are_named():
     assert analyze("士冠禮三加之冠何如？").other_rites == ("士冠禮",)
+    assert analyze("士相見之禮，士以何物為摯？").other_rites == ("士相見禮",)  # written with 之 too
+    # "archery" leaves two rites open; "the great archery" names one of them
+    assert analyze("What happens at the archery rite?").other_rites == ("鄉射禮 / 大射儀",)
+    assert analyze("Is the archery of the great archery rite different?").other_rites == ("大射儀",)
     assert analyze("What happens at a wedding?").other_rites == ("士昏禮",)
     assert analyze("賓為什麼告旨？").other_rites == ()
     # the chapter names in pinyin: a reader who knows the chapter writes it so
@@ -300,6 +306,10 @@ def test_a_bare_yan_set_beside_another_rite_names_the_yan_li():
     # classical writers compare so: 「燕之賓無加席，而大射之賓有之」 is about this corpus's 燕禮, set beside the 大射
     assert analyze("燕之賓無加席，而大射之賓有之，何以異也？").rites == ("yan",)
     assert analyze("獻笙，燕洗而鄉射不洗，何也？").rites == ("yan",)
+    # so does "the feast" an English question sets against another rite, not "the feast of the archery rite"
+    assert analyze("Why does the Music Master go up before the musicians at the feast, but after them in the great archery?"
+                   ).rites == ("yan",)
+    assert analyze("What is served at the feast of the archery rite?").rites == ()
     # alone, or as a swallow, a bird's nest or a place, it names nothing
     assert analyze("燕之賓無加席，何也？").rites == ()
     assert analyze("燕子窩和大射有什麼關係？").rites == ()

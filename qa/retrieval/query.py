@@ -87,12 +87,13 @@ PRONOUN_FOLLOW_UP_MAX_WORDS = 0
 _PRONOUNS_ZH = ("他们", "她们", "他", "她", "它")
 
 
-#: A demonstrative of manner or degree (這麼, 這樣) points back at what the turn before described.
-_DEMONSTRATIVES_ZH = ("这么", "这样", "这般", "如此")
+#: A demonstrative of manner or degree (這麼, 這樣) or of a thing, place or time (這個, 這種, 這裡, 這時) points back at
+#: what the turn before described (「為什麼是這個方向？」 after 「狗在哪裡煮？」).
+_DEMONSTRATIVES_ZH = ("这么", "这样", "这般", "如此", "这个", "这种", "这一", "这里", "这时")
 
 
 def _has_demonstrative(pieces: list[tuple[str, str]]) -> bool:
-    """A Chinese demonstrative of manner or degree (see ``_DEMONSTRATIVES_ZH``) in the question."""
+    """A Chinese demonstrative (see ``_DEMONSTRATIVES_ZH``) in the question."""
     return any(k == "cjk" and any(d in normalize(s) for d in _DEMONSTRATIVES_ZH) for k, s in pieces)
 
 
@@ -104,6 +105,10 @@ def _has_pronoun(pieces: list[tuple[str, str]]) -> bool:
 #: A bare 燕 (not 燕子, 燕窩, 燕京, 海燕 …): classical writers name the 燕禮 so when they set it beside another rite
 #: (「燕之賓無加席，而大射之賓有之」; 「樂正於燕先升，於大射則後工而升」).
 _BARE_YAN = re.compile(r"(?<![海家春飞飛雨紫])燕(?![子窝窩京麦麥尾国國赵趙山雀禮礼])")
+#: So is "the feast" of an English question that sets it against another rite ("before the musicians at the feast, but
+#: after them in the great archery"); alone, or "the feast of the archery rite", it is anyone's feast.
+_FEAST = re.compile(r"\bfeasts?\b", re.IGNORECASE)
+_CONTRAST = re.compile(r"\b(?:but|unlike|whereas|than|compared|differ(?:s|ent|ence)?|same|reverse|opposite)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -473,8 +478,11 @@ def other_rites(norm: str, words: Sequence[str]) -> list[str]:
     """Display names of the rites outside the corpus that a question names (normalized text, its English words).
 
     An English name written only inside a longer phrase of the ritual glossary is no rite's name ("archery" of "an
-    archery officer", the 燕禮's 射人), as 大射 inside 大射正 is not (:meth:`qa.retrieval.bridge.Bridge.outside_rites`)."""
-    return names_in(other_rites_table(), norm, words, within=glossary().english)
+    archery officer", the 燕禮's 射人), as 大射 inside 大射正 is not (:meth:`qa.retrieval.bridge.Bridge.outside_rites`).
+    A name that leaves two rites open ("archery": 鄉射禮 / 大射儀) goes when the question names one of them ("the great
+    archery": 大射儀)."""
+    named = names_in(other_rites_table(), norm, words, within=glossary().english)
+    return [v for v in named if not any(w != v and w in v.split(" / ") for w in named)]
 
 
 #: Words for a layer or a view that name no topic once a commentator is named (賈公彥的「疏」, 方苞的「看法」).
@@ -570,8 +578,8 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
     norm = normalize(matched)
     # "the Liji's Monthly Ordinances": a possessive ending is no part of the work's name (lijis is none)
     outside = other_rites(norm, [s.lower() for k, s in pieces(_POSSESSIVE.sub("", _HYPHEN.sub(" ", matched))) if k == "word"])
-    if outside and not rites and _BARE_YAN.search(norm):
-        rites = ["yan"]  # 「燕洗而鄉射不洗」: set beside another rite, a bare 燕 is the 燕禮
+    if outside and not rites and (_BARE_YAN.search(norm) or (_FEAST.search(matched) and _CONTRAST.search(matched))):
+        rites = ["yan"]  # 「燕洗而鄉射不洗」, "at the feast, but … in the great archery": set beside another rite
     # a question that names a rite is about it, unless it says it follows on (那燕禮呢？)
     standalone = bool(rites or outside) and not has_follow_up_marker(parts)
     if recent and not standalone and is_follow_up(parts, content_cjk, content_words):

@@ -163,6 +163,10 @@ def _read_names(rows: tuple[Row, ...]) -> _Names:
         else:
             chinese[normalize(name)] = value
             canonical.setdefault(value, normalize(name))
+    # a rite's name is also written with 之 (士相見禮 as 士相見之禮, as the 鄉飲酒之禮 of the 經)
+    for name, value in list(chinese.items()):
+        if len(name) >= 3 and name.endswith("礼") and not name.endswith("之礼"):
+            chinese.setdefault(name[:-1] + "之礼", value)
     return _Names(tuple(sorted(chinese.items(), key=lambda kv: (-len(kv[0]), kv[0]))), english, canonical)
 
 
