@@ -139,6 +139,8 @@ def test_a_quoted_syllable_is_pinyin_even_where_english_has_the_word(real_retrie
     assert b.pinyin_terms(analyze("Why does the gong sound?")) == ()  # not quoted: the English word
     # a quoted phrase spells its term whole, though English drops "he" as a stopword
     assert b.pinyin_terms(analyze("What does 'he yue' — the combined music at the end — mean?")) == ("合乐",)
+    # unquoted, beside a syllable English lacks, it spells the term the two spell together ('si gong': 司宫)
+    assert b.pinyin_terms(analyze("Does Fang Bao accept that the si gong is a junior officer?")) == ("司宫",)
 
 
 def test_pinyin_with_tone_marks_is_a_word(real_retriever):

@@ -354,9 +354,12 @@ class Bridge:
                 if key in self.titles:  # the book's name (Yili, Yi li), read as a title
                     i += n
                     break
-                if any(self.dictionary.is_english(w) and w.lower() not in quoted for w in run):
-                    continue
+                english = [self.dictionary.is_english(w) and w.lower() not in quoted for w in run]
                 terms = self.by_reading.get(key, ())
+                # a run with an English-looking syllable ('si gong': a gong) spells its term when another of its
+                # words is no English word and the run's reading is a ritual term's whole (司宫)
+                if any(english) and not (n > 1 and not all(english) and terms):
+                    continue
                 if not terms and n == 1 and run[0] in marked:  # a syllable marked as a term: a character of the 經
                     terms = self.jing_syllables.get(key, ())
                 elif not terms and n >= min(PHRASE_CHARS):  # three or four syllables: the 經 quoted in pinyin
