@@ -129,6 +129,10 @@ def test_a_rite_set_beside_this_one_with_like_or_the_other_way_round_is_a_compar
                  "the jars come first?"):
         en = real_retriever.ask(text)
         assert en.found and "does not contain" in en.notice, text
+    # the 析疑 lemma 「设篚洗于阼阶东南」 says no 尊: what the question shares with it, Fang Bao's note says too
+    a = real_retriever.ask("Why is the basin for washing cups set up before the jars of wine here, when the archery "
+                           "ceremony does it the other way round?")
+    assert a.found and a.evidence[0].unit_id == "xiyi.yan.004"
 
 
 def test_comparison_with_another_rite_about_this_corpus_is_answered(real_retriever):

@@ -350,7 +350,8 @@ def compares_outside(query: "Query", hits: Sequence["Hit"]) -> bool:
     rest = norm
     for name in names:
         rest = rest.replace(name, " ")
-    jing = normalize(hits[0].unit.jing)
+    # a 析疑 lemma quotes a few words of the 經; Fang Bao's note says what the lemma is about
+    jing = normalize(hits[0].unit.jing + hits[0].unit.xiyi)
     pairs = {r[i : i + 2] for seg in (*query.segments, *query.expansions) for r in cjk_runs(seg) for i in range(len(r) - 1)}
     pairs = {p for p in pairs if p in rest and p in jing}
     # the question's words in the corpus's terms (洗, 尊 of "the basin for washing cups … the wine jars"; 介 of 副宾)
