@@ -163,3 +163,12 @@ def test_quotation_is_one_sentence_in_an_answer(real_retriever):
     a = real_retriever.ask("賓及卿大夫回答「諾，敢不醉」時是起身還是坐著？")
     for e in a.evidence:
         assert e.text.count("「") == e.text.count("」")
+
+
+def test_who_acts_as_host_for_the_lord_is_answered_by_the_stand_in_host(real_retriever):
+    """The lord is no host to his own officers: the glossary leads "acts as host" / 代替國君 to 獻主 and 宰夫, and the
+    answer is Fang Bao's note on who the 獻主 is, not any unit that says 主人."""
+    for text in ("Since the lord cannot be host to his own officers, who acts as host in his place at the feast?",
+                 "燕禮中代替國君獻酒的主人由誰擔任？"):
+        a = real_retriever.ask(text)
+        assert a.found and a.hits[0].unit.id == "xiyi.yan.015" and "献主" in a.evidence[0].text, text
