@@ -97,7 +97,7 @@ def test_the_books_title_is_no_pinyin_term(real_retriever):
     "yi" alone still spells 揖."""
     b: Bridge = real_retriever.bridge
     assert {"yili", "xiyi", "yilixiyi", "yilizhushu"} <= b.titles
-    assert b.pinyin_terms(analyze("In the Yili village drinking rite, who is the 'jie'?")) == ("戒", "介", "阶")
+    assert b.pinyin_terms(analyze("In the Yili village drinking rite, who is the 'jie'?")) == ("介", "戒", "阶")
     assert b.pinyin_terms(analyze("In the Yi li, why does the host wash the cup?")) == ()
     assert b.pinyin_terms(analyze("What does the Yili Xiyi say about the zhi?")) == ("旨", "至", "觯")
     assert b.pinyin_terms(analyze("Why does the host yi three times?")) == ("揖",)
@@ -141,6 +141,16 @@ def test_a_quoted_syllable_is_pinyin_even_where_english_has_the_word(real_retrie
     assert b.pinyin_terms(analyze("What does 'he yue' — the combined music at the end — mean?")) == ("合乐",)
     # unquoted, beside a syllable English lacks, it spells the term the two spell together ('si gong': 司宫)
     assert b.pinyin_terms(analyze("Does Fang Bao accept that the si gong is a junior officer?")) == ("司宫",)
+
+
+def test_a_transliteration_in_a_sense_is_no_english_word_and_a_syllable_names_a_person_first(real_retriever):
+    """僵尸's sense "jiang shi" and 晚清's "the late qing" spell their own readings: shi and qing are no English words
+    (gong, of 铜锣 "gong", is one); a bare syllable reads first as the person of the rite it spells (shi: 士)."""
+    b = real_retriever.bridge
+    assert not b.dictionary.is_english("shi") and not b.dictionary.is_english("qing") and b.dictionary.is_english("gong")
+    assert b.pinyin_readings(analyze("Do the other shi bow too?"))[0][0] == "士"
+    assert b.pinyin_readings(analyze("What do the qing get?"))[0][0] == "卿"
+    assert b.pinyin_readings(analyze("Why does the guest say zhi?"))[0][0] == "旨"  # no person: the rarest first
 
 
 def test_pinyin_with_tone_marks_is_a_word(real_retriever):

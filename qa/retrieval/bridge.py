@@ -37,7 +37,7 @@ from itertools import islice, product
 from typing import TYPE_CHECKING
 
 from ..text.cedict import Cedict, cedict, pinyin_key, sense_words
-from ..text.lexicon import glossary, modern_table, other_rites_table, rites_table, stem
+from ..text.lexicon import glossary, glossary_roles, modern_table, other_rites_table, rites_table, stem
 from ..text.normalize import normalize
 from ..text.tokens import WORD, bigrams, cjk_runs, fold_latin
 from .glosses import Gloss, mine_glosses
@@ -365,7 +365,9 @@ class Bridge:
                 elif not terms and n >= min(PHRASE_CHARS):  # three or four syllables: the 經 quoted in pinyin
                     terms = self.jing_phrases.get(key, ())
                 elif len(terms) > 1:  # one syllable, several characters: the most specific ones
-                    terms = tuple(sorted(terms, key=lambda t: -self.idf.get(t, 0.0))[:PER_SYLLABLE])
+                    # a person of the rite first (shi: 士, qing: 卿), then the rarest (zhi: 旨 觯 至)
+                    roles = glossary_roles()
+                    terms = tuple(sorted(terms, key=lambda t: (t not in roles, -self.idf.get(t, 0.0)))[:PER_SYLLABLE])
                     if run[0] in quoted:  # beside the English it glosses ('duke' (gong)): that word's term, 公
                         terms = tuple(t for t in terms if t in query.expansions) or terms
                 if terms:

@@ -130,9 +130,12 @@ def parse(lines) -> Cedict:
         senses = [s.strip().lower() for s in gloss.strip().strip("/").split("/") if s.strip()]
         senses_of.setdefault(simp, []).extend(senses)
         if len(simp) <= MAX_TARGET:
+            # a sense word that spells a syllable of the headword's own reading is a transliteration, not English
+            # (僵尸 jiang1 shi1 "jiang shi", 晚清 "the late qing"): it would make shi and qing English words
+            syllables = {pinyin_key(p) for p in pinyin.split()}
             for sense in senses:
                 for w in sense_words(sense):
-                    if w not in _GENERAL and len(w) > 1:
+                    if w not in _GENERAL and len(w) > 1 and w not in syllables:
                         by_english.setdefault(stem(w), []).append(simp)
     compounds = Counter(ch for word in senses_of if len(word) >= 2 for ch in set(word))
     return Cedict(

@@ -72,6 +72,27 @@ class _Glossary:
     untrained: frozenset[object] = frozenset()
 
 
+#: The glossary's first section (its header line opens so), the people of the rites (賓, 介, 士, 卿, 工 …).
+ROLES_SECTION = "# ── roles"
+
+
+def glossary_roles() -> frozenset[str]:
+    """The normalized corpus terms of the glossary's roles section (賓, 介, 士, 卿, 公, 工 …): what a bare syllable
+    a student writes ('shi', 'qing') most often names."""
+    return _glossary_roles(data_dir())
+
+
+@per_directory
+def _glossary_roles(directory: Path) -> frozenset[str]:
+    lines = (directory / "glossary.tsv").read_text(encoding="utf-8").splitlines()
+    start = next((i + 1 for i, line in enumerate(lines) if line.startswith(ROLES_SECTION)), None)
+    if start is None:
+        return frozenset()
+    end = next((i + 1 for i, line in enumerate(lines) if i + 1 > start and line.startswith("# ──")), len(lines) + 1)
+    return frozenset(normalize(t) for r in read_table("glossary.tsv", directory) if start < r.line < end
+                     for t in r.fields[1].split())
+
+
 def glossary() -> _Glossary:
     """The bilingual glossary from ``glossary.tsv``, normalized."""
     return _glossary(data_dir())
