@@ -172,3 +172,16 @@ def test_who_acts_as_host_for_the_lord_is_answered_by_the_stand_in_host(real_ret
                  "燕禮中代替國君獻酒的主人由誰擔任？"):
         a = real_retriever.ask(text)
         assert a.found and a.hits[0].unit.id == "xiyi.yan.015" and "献主" in a.evidence[0].text, text
+
+
+def test_another_rite_set_beside_the_turn_before_or_with_also_is_a_comparison(real_retriever):
+    """「鄉射禮也是這樣嗎？」 after a question on this corpus, "Is it the same in the archery rite?", and 「大射儀裡樂正也是先升
+    嗎？」 (也 / 亦 / also: the act asked is this corpus's) are answered under the comparison note; a question about the
+    other rite itself still gets the scope notice."""
+    a = real_retriever.ask("鄉射禮也是這樣嗎？", history=["鄉飲酒禮的賓為什麼要告旨？"])
+    assert a.found and "鄉射禮本篇" in a.notice
+    en = real_retriever.ask("Is it the same in the archery rite?", history=["Why does the guest praise the wine?"])
+    assert en.found and "itself" in en.notice
+    assert real_retriever.ask("大射儀裡樂正也是先升嗎？").found
+    for text in ("士冠禮也有醴嗎？", "鄉射禮也要射箭嗎？", "Does the archery rite also have three rounds of shooting?"):
+        assert not real_retriever.ask(text).found, text

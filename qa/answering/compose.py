@@ -270,8 +270,9 @@ def compose_answer(
     compared: tuple[str, ...] = ()
     if outside and layers:
         outside = ()  # 「鄭注為什麼引周禮鍾師來解釋奏陔？」 asks about the commentator's citation
-    elif outside and (named_here or quotes_jing(query, hits) or compares_outside(query, hits)):
-        # 「鄉飲酒禮告旨，鄉射禮也告旨嗎？」 names this corpus's rite beside another; 「舉觶者降，鄉射於此有大夫之文，
+    elif outside and (named_here or getattr(query, "context", ()) or quotes_jing(query, hits) or compares_outside(query, hits)):
+        # 「鄉飲酒禮告旨，鄉射禮也告旨嗎？」 names this corpus's rite beside another, 「鄉射禮也是這樣嗎？」 after a
+        # question on it sets another beside what it asked (a follow-up carrying its terms); 「舉觶者降，鄉射於此有大夫之文，
         # 此何以不言？」 asks about its 經, comparing; 「賓酢主人時…辭洗？和鄉射禮順序一樣嗎？」 about its act
         compared, outside = outside, ()
     found = bool(hits) and not hits[0].low_confidence
@@ -316,12 +317,12 @@ def quotes_jing(query: "Query", hits: Sequence["Hit"], depth: int = 3) -> bool:
 
 #: Characters that set a rite beside another just before its name (「和鄉射禮…」, 「與大射同否」).
 _COMPARE_BEFORE = frozenset("和与跟同比较像如似")
-#: Words that do so just after it (「鄉射禮順序一樣嗎」, 「大射則異」), within COMPARE_GAP characters.
-_COMPARE_AFTER = ("一样", "相同", "同", "不同", "异", "相比", "比较", "有别", "区别")
+#: Words that do so just after it (「鄉射禮順序一樣嗎」, 「大射則異」, 「大射亦告旨乎」: also), within COMPARE_GAP characters.
+_COMPARE_AFTER = ("一样", "相同", "同", "不同", "异", "相比", "比较", "有别", "区别", "也", "亦")
 COMPARE_GAP = 4
 #: English words that set a rite beside another before its name ("unlike the archery rite", "than in …").
 _COMPARE_EN = frozenset({"unlike", "than", "compared", "versus", "vs", "whereas", "differ", "differs", "different",
-                         "same", "reverse", "opposite"})
+                         "same", "reverse", "opposite", "also", "too"})
 #: English phrases that do so ("… when the archery rite does it the other way round").
 _COMPARE_EN_PHRASE = re.compile(r"\bthe other way\b", re.I)
 #: Character pairs the question must share with the first hit's 經 (besides the compared rite's name).

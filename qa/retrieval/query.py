@@ -97,6 +97,18 @@ def _has_demonstrative(pieces: list[tuple[str, str]]) -> bool:
     return any(k == "cjk" and any(d in normalize(s) for d in _DEMONSTRATIVES_ZH) for k, s in pieces)
 
 
+#: An English question pointing back at the turn before and setting something beside it ("is it the same …",
+#: "do they also …", "… as well?").
+_BACK_EN = re.compile(r"\b(?:it|this|that|they|there)\b", re.IGNORECASE)
+_ALSO_EN = re.compile(r"\b(?:same|also|too|as well|likewise|similar)\b", re.IGNORECASE)
+
+
+def _refers_back(pieces: list[tuple[str, str]], text: str) -> bool:
+    """The question points back at the turn before: a Chinese demonstrative (這樣, 這個) or an English pronoun with
+    same / also / too."""
+    return _has_demonstrative(pieces) or bool(_BACK_EN.search(text) and _ALSO_EN.search(text))
+
+
 def _has_pronoun(pieces: list[tuple[str, str]]) -> bool:
     """A Chinese third-person pronoun (an English question restates its subject: "the guest … him")."""
     return any(k == "cjk" and any(p in s for p in _PRONOUNS_ZH) for k, s in pieces)
@@ -581,8 +593,10 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
     if outside and not rites and (_BARE_YAN.search(norm) or (_FEAST.search(matched) and _CONTRAST.search(matched))):
         rites = ["yan"]  # 「燕洗而鄉射不洗」, "at the feast, but … in the great archery": set beside another rite
     # a question that names a rite is about it, unless it says it follows on (那燕禮呢？)
-    standalone = bool(rites or outside) and not has_follow_up_marker(parts)
-    if recent and not standalone and is_follow_up(parts, content_cjk, content_words):
+    # 「鄉射禮也是這樣嗎？」, "Is it the same in the archery rite?": another rite set beside what the turn before asked
+    compares_back = bool(recent and outside and not rites and _refers_back(parts, matched))
+    standalone = bool(rites or outside) and not has_follow_up_marker(parts) and not compares_back
+    if recent and not standalone and (compares_back or is_follow_up(parts, content_cjk, content_words)):
         try:
             prev = analyze(recent[-1], max_chars=max_chars, history=recent[:-1])
         except QueryError:  # pragma: no cover - recent holds only non-empty turns
