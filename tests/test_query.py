@@ -112,7 +112,10 @@ def test_glossary_file_is_well_formed():
     g = glossary()
     assert len(g.english) > 250 and len(g.chinese) > 150
     for terms in [*g.english.values(), *g.chinese.values()]:
-        assert terms and all(t and t == normalize(t) and len(t) <= 4 for t in terms)
+        assert all(t and t == normalize(t) and len(t) <= 4 for t in terms)
+    # only a 「-」 row leads to no term, and only these (qa.text.lexicon.NO_TERM)
+    assert {k for k, terms in g.chinese.items() if not terms} == {"第二天", "隔天", "次日"}
+    assert all(g.english.values())
     # the ritual vocabulary people ask about is covered
     for word, term in [("guest", "宾"), ("host", "主人"), ("cup", "爵"), ("shoe", "屦"), ("dry meat", "脯")]:
         assert term in g.english[tuple(stem(w) for w in word.split())]
@@ -410,7 +413,8 @@ def test_identity_frames_ask_what_a_term_is():
 
 def test_modern_facings_and_days_reach_the_corpus_words():
     assert {"东面", "东乡"} <= set(analyze("站在堂下的人是朝東站嗎？").expansions)
-    assert "明日" in analyze("第二天那場宴會唱什麼？").expansions
+    # the next day (第二天) names the rite's next-day stage, but leads to no 明日 (its 「-」 row; see below)
+    assert "明日" not in analyze("第二天那場宴會唱什麼？").expansions and "明日" in analyze("the next day").expansions
     assert "合乐" in analyze("What is the joined music?").expansions
 
 
@@ -473,3 +477,17 @@ def test_the_classics_own_name_is_no_topic():
     assert analyze("儀禮鄉飲酒禮賓何以告旨？").lang == "lzh"
     assert "仪礼" not in analyze("仪礼里宾为什么要夸酒好").core
     assert "告旨" in analyze("宾为什么要夸酒好").expansions  # 誇酒 / 夸酒 is the glossary's 告旨
+
+
+def test_a_glossary_word_leading_to_no_term_expands_nothing_but_is_the_rites_vocabulary(real_retriever):
+    """第二天 is a word of the rite (its next-day stage) whose 「-」 row leads to no term: 明日 would send every next-day
+    question to the one 經 that says it. The confidence rule still counts it as the rites' vocabulary."""
+    from qa.retrieval.confidence import _content_terms
+
+    q = analyze("第二天主人脫掉禮服以後換穿什麼？")
+    assert "明日" not in q.expansions and "第二天" in glossary().chinese and glossary().chinese["第二天"] == ()
+    idf = real_retriever.data.lexical.term_idf()
+    _, on = _content_terms(q, idf, max(idf.values()))
+    assert {"第", "二", "天"} <= on
+    assert real_retriever.ask("第二天主人脫掉禮服以後換穿什麼？").hits[0].unit.id == "zhushu.xiangyin.132"
+

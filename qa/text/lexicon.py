@@ -98,6 +98,10 @@ def glossary() -> _Glossary:
     return _glossary(data_dir())
 
 
+#: A glossary row's corpus terms written so: the word names the rites' vocabulary but leads to no term.
+NO_TERM = "-"
+
+
 @per_directory
 def _glossary(directory: Path) -> _Glossary:
     english: dict[tuple[str, ...], tuple[str, ...]] = {}
@@ -106,8 +110,11 @@ def _glossary(directory: Path) -> _Glossary:
     trained: set[object] = set()  # a key any row trains stays a training pair
     for row in read_table("glossary.tsv", directory):
         train = len(row.fields) < 4 or row.fields[3].lower() != "no"
-        terms = tuple(dict.fromkeys(t for t in (normalize(x) for x in row.fields[1].split()) if t))
-        if not terms:
+        # 「-」: a word of the rites' vocabulary that leads to no term (第二天: the corpus's 明日 would lead every
+        # next-day question to the one 經 that says it); it still counts as ritual vocabulary for the confidence rule
+        terms = () if row.fields[1] == NO_TERM else tuple(
+            dict.fromkeys(t for t in (normalize(x) for x in row.fields[1].split()) if t))
+        if not terms and row.fields[1] != NO_TERM:
             raise row.error(f"no corpus term survives normalization in {row.fields[1]!r}")
         key = row.fields[0]
         if _WORD.fullmatch(key.replace(" ", "").lower()):
@@ -230,6 +237,8 @@ def _english_of_terms(directory: Path) -> dict[str, tuple[str, str]]:
     out: dict[str, tuple[str, str]] = {}
     for r in read_table("glossary.tsv", directory):
         row = r.fields
+        if row[1] == NO_TERM:
+            continue
         key = row[0].strip()
         if not _WORD.fullmatch(key.replace(" ", "").replace("'", "").replace("-", "").lower()):
             continue
