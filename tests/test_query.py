@@ -116,6 +116,8 @@ def test_glossary_file_is_well_formed():
     # only a 「-」 row leads to no term, and only these (qa.text.lexicon.NO_TERM)
     assert {k for k, terms in g.chinese.items() if not terms} == {"第二天", "隔天", "次日"}
     assert all(g.english.values())
+    # an English key the word pattern does not take (a hyphen: "stand-in host") would be matched as Chinese
+    assert not [k for k in g.chinese if any("a" <= ch <= "z" for ch in k)]
     # the ritual vocabulary people ask about is covered
     for word, term in [("guest", "宾"), ("host", "主人"), ("cup", "爵"), ("shoe", "屦"), ("dry meat", "脯")]:
         assert term in g.english[tuple(stem(w) for w in word.split())]
