@@ -216,6 +216,22 @@ def test_a_quoted_set_phrase_is_no_other_text(real_retriever):
     assert real_retriever.bridge.quotes_elsewhere(understood("「學而時習之」何謂也？"))
 
 
+def test_the_readers_own_modern_words_in_quotation_marks_are_no_other_text(real_retriever):
+    """「回到位置」 is the reader's paraphrase of 反位 in modern words (回到, 位置: words the corpus never writes), not a
+    text quoted; a classical line of another book still is."""
+    understood = lambda t: real_retriever.understand(analyze(t))  # noqa: E731
+    question = "賓最後說要「回到位置」，是回到台階下還是回到座位上？"
+    assert not real_retriever.bridge.quotes_elsewhere(understood(question))
+    assert real_retriever.ask(question).found
+    assert real_retriever.bridge.quotes_elsewhere(understood("「有朋自遠方來」是誰說的？"))
+
+
+def test_a_clause_ending_in_shi_before_xia_is_not_nowadays(real_retriever):
+    """「…受敬酒時下酒菜…」: 時 ends one word and 下 opens the next; 時下 (nowadays) is no longer a present-day word."""
+    q = real_retriever.understand(analyze("樂師受敬酒時下酒菜也是馬上送到嗎？跟主賓的待遇一樣嗎？"))
+    assert "time" not in real_retriever.bridge.modern_kinds(q)
+
+
 @pytest.mark.parametrize("question, other", [
     ("《詩經》裡的〈伐檀〉在說什麼？", True),  # a poem the corpus never mentions
     ("《紅樓夢》裡的宴會誰坐上座？", True),

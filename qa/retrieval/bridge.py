@@ -47,6 +47,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..corpus.units import LemmaUnit
     from .query import Query
 
+#: A quotation this much of which is modern words the corpus never writes (「回到位置」) is the reader's own phrasing
+#: in quotation marks, not another text.
+MODERN_QUOTE_SHARE = 0.75
 #: Corpus terms one English word or one modern word may lead to.
 PER_WORD = 2
 #: ... through CC-CEDICT from an English word (its senses are many: only the best one).
@@ -512,8 +515,20 @@ class Bridge:
                 return False  # it quotes the corpus (too), or sums it up in its own phrases (「三揖三讓」)
             if any(t not in self.dictionary for t in self._ritual_terms_in([run])):
                 return False  # a loose quotation of the corpus: it writes a term only the rite uses (「在堂廉鋪席」)
+            if self._modern_share(run) >= MODERN_QUOTE_SHARE:
+                continue  # the reader's own words in quotation marks (「回到位置」), not another text
             elsewhere = True
         return elsewhere
+
+    def _modern_share(self, run: str) -> float:
+        """The share of ``run``'s characters inside modern words the corpus never writes (回到, 位置: CC-CEDICT
+        words of two or more characters; see :meth:`_modern_words`)."""
+        covered: set[int] = set()
+        for i in range(len(run)):
+            for n in range(2, min(MAX_MODERN, len(run) - i) + 1):
+                if run[i : i + n] in self._modern_words(run[i : i + n]):
+                    covered.update(range(i, i + n))
+        return len(covered) / len(run) if run else 0.0
 
     def quotes_corpus(self, query: "Query") -> bool:
         """The question quotes the corpus word for word: a quotation of QUOTED_CORPUS_CHARS or more characters that
