@@ -12,7 +12,7 @@ from qa.corpus.load import load_corpus
 from qa.errors import EncoderError
 from qa.indexing.encoders import encoder_id, load_encoder
 from qa.indexing.encoders.hashing import HashingEncoder
-from qa.indexing.encoders.static import STATIC_ID, StaticCorpusEncoder, model_input, tokens, train_static
+from qa.indexing.encoders.static import DIM, ENSEMBLE, STATIC_ID, StaticCorpusEncoder, model_input, tokens, train_static
 from qa.indexing.passages import make_passages
 from qa.settings import Settings
 
@@ -50,7 +50,7 @@ def test_static_training_is_deterministic_and_fast(tmp_path, mini_passages, stat
     assert time.perf_counter() - started < 30
     a, b = StaticCorpusEncoder(static_dir), StaticCorpusEncoder(again)
     assert np.array_equal(a.weights, b.weights)
-    assert a.name == STATIC_ID and a.dim == 256
+    assert a.name == STATIC_ID and a.dim == DIM * ENSEMBLE  # ENSEMBLE tables of DIM, side by side
 
 
 def test_static_encoder_matches_related_text_across_scripts(static_dir):
