@@ -135,9 +135,9 @@ _LIST_ITEM = re.compile(r"(?<=[、︰：:])[^、，。；︰：:？！「」]+|[
 
 
 #: "hold" of an occasion (to hold a banquet; where was it held?) is to convene it, not to grasp something (持):
-#: the verb with an occasion for its object, or in the passive ("when was the rite held?").(also asked: "when was the rite held?"). The corpus says it with 行 (三年正月而一行), a
-#: word too common to lead anywhere, so the verb leads nowhere. "How was the cup held?" loses 持 to this; "holding
-#: on to them", "holds only plain water" keep it.
+#: the verb with an occasion for its object, or in the passive ("when was the rite held?"). The corpus says it with
+#: 行 (三年正月而一行), a word too common to lead anywhere, so the verb leads nowhere. "How was the cup held?" loses
+#: 持 to this; "holding on to them", "holds only plain water" keep it.
 _OCCASION = (r"(?:ceremon(?:y|ies)|rites?|rituals?|banquets?|feasts?|part(?:y|ies)|drinking|archery|contests?|festivals?"
              r"|events?|meetings?|gatherings?|celebrations?|receptions?|dinners?)")
 _EVENT_HOLD = re.compile(
@@ -523,11 +523,9 @@ class Bridge:
     def _modern_share(self, run: str) -> float:
         """The share of ``run``'s characters inside modern words the corpus never writes (回到, 位置: CC-CEDICT
         words of two or more characters; see :meth:`_modern_words`)."""
-        covered: set[int] = set()
-        for i in range(len(run)):
-            for n in range(2, min(MAX_MODERN, len(run) - i) + 1):
-                if run[i : i + n] in self._modern_words(run[i : i + n]):
-                    covered.update(range(i, i + n))
+        words = set(self._modern_words(run))
+        covered = {k for i in range(len(run)) for n in range(2, min(MAX_MODERN, len(run) - i) + 1)
+                   if run[i : i + n] in words for k in range(i, i + n)}
         return len(covered) / len(run) if run else 0.0
 
     def quotes_corpus(self, query: "Query") -> bool:

@@ -90,7 +90,7 @@ def _glossary_roles(directory: Path) -> frozenset[str]:
         return frozenset()
     end = next((i + 1 for i, line in enumerate(lines) if i + 1 > start and line.startswith("# ──")), len(lines) + 1)
     return frozenset(normalize(t) for r in read_table("glossary.tsv", directory) if start < r.line < end
-                     for t in r.fields[1].split())
+                     for t in r.fields[1].split() if t != NO_TERM)
 
 
 def glossary() -> _Glossary:
