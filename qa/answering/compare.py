@@ -85,8 +85,7 @@ def answer_compare(
     hits = list(search(sub, DEPTH))
     if not hits or hits[0].low_confidence:
         return None
-    names = {uid.split(".")[1]: u.rite for uid, u in ctx.units_by_id.items()}
-    wanted = [names[r] for r in query.rites if r in names]
+    wanted = ctx.rite_names(query.rites)
     rites = list(dict.fromkeys([*wanted, *(h.unit.rite for h in hits)]))
     # each rite's side is where its 經 does the step asked about (主人…獻賓), before a unit whose note only
     # names it (「將獻賓也」 of the washing before): a stable sort, so the search's order decides the rest

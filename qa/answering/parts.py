@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from ..corpus.context import CorpusContext
 from ..corpus.outline import Stage
+from ..retrieval.features import unit_text
 from ..retrieval.query import Query, analyze
 from ..retrieval.retriever import Hit
 from ..text.normalize import normalize
@@ -96,7 +97,7 @@ def _stage(ctx: CorpusContext, target: str, rites: tuple[str, ...]) -> Stage | N
         return found
     cjk = "".join(re.findall(r"[\u3400-\u9fff]+", normalize(target)))
     # the parts of a phrase the corpus writes (作樂), not of a word of the question's own (主要)
-    said = bool(cjk) and any(cjk in normalize(u.full_text) for u in ctx.corpus.units)
+    said = bool(cjk) and any(cjk in unit_text(u).full for u in ctx.corpus.units)  # normalized once per unit
     parts = sorted({cjk[i:j] for i in range(len(cjk)) for j in range(i + 1, len(cjk) + 1)} - {cjk}, key=len, reverse=True) if said else []
     for term in [t for t in analyze(target).expansions if t] + [p for p in parts if p not in _PHRASING]:
         if any(not rites or s.rite in rites for s in ctx.outline.find(term)):
@@ -138,8 +139,7 @@ def answer_parts(
     question is not confidently about the corpus."""
     if query.other_rites:
         return None  # a rite the corpus lacks (士昏禮的六禮): the normal path says what the corpus covers
-    names = {uid.split(".")[1]: u.rite for uid, u in ctx.units_by_id.items()}  # rite id → rite
-    rites = tuple(names[r] for r in query.rites if r in names)
+    rites = ctx.rite_names(query.rites)
     if not ask.target:
         return _answer_rite(rites[0], query, ctx, k=k) if len(rites) == 1 else None
     stage = _stage(ctx, ask.target, rites)

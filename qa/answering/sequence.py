@@ -212,8 +212,7 @@ def answer_sequence(
     """The answer to a sequence question, or None when its step cannot be found (normal path then).
 
     ``current`` gives the stage the conversation is at (for 「下一節」: the previous answer's)."""
-    names = {uid.split(".")[1]: u.rite for uid, u in ctx.units_by_id.items()}  # rite id → rite
-    rites = tuple(names[r] for r in query.rites if r in names)
+    rites = ctx.rite_names(query.rites)
     at = find_stage(ctx, ask.target, rites) if ask.target else current()
     if at is None:
         return None

@@ -23,7 +23,7 @@ from .coverage import Coverage, load_coverage
 from .load import Corpus, read_seed
 from .outline import Outline, Stage, load_outline
 from .parallels import Parallel, ParallelTable
-from .units import LemmaUnit, ParsedFile
+from .units import LemmaUnit, ParsedFile, rite_id
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +69,7 @@ class CorpusContext:
     #: unit id → (previous id, next id) in its work and rite, None at either end
     _around: Mapping[str, tuple[str | None, str | None]]
     _table: ParallelTable  # what finding parallels reads of the corpus, prepared once
+    _rite_names: Mapping[str, str]  # rite id (xiangyin) → the rite's name as the units write it (鄉飲酒禮)
     _parallels: dict[str, tuple[Parallel, ...]] = field(default_factory=dict)  # memo: unit id → parallels
 
     @classmethod
@@ -78,11 +79,16 @@ class CorpusContext:
             for i, uid in enumerate(ids):
                 around[uid] = (ids[i - 1] if i else None, ids[i + 1] if i + 1 < len(ids) else None)
         outline = load_outline(corpus)
-        return cls(corpus, outline, load_coverage(corpus), corpus.by_id(), around, ParallelTable(corpus, outline))
+        return cls(corpus, outline, load_coverage(corpus), corpus.by_id(), around, ParallelTable(corpus, outline),
+                   {rite_id(u.id): u.rite for u in corpus.units})
 
     def unit(self, unit_id: str) -> LemmaUnit:
         """The unit with id ``unit_id``; KeyError if there is none."""
         return self.units_by_id[unit_id]
+
+    def rite_names(self, rite_ids: Iterable[str]) -> tuple[str, ...]:
+        """The names (鄉飲酒禮) of the rite ids (``Query.rites``: xiangyin) the corpus holds, in their order."""
+        return tuple(self._rite_names[r] for r in rite_ids if r in self._rite_names)
 
     def neighbours(self, unit_id: str) -> tuple[LemmaUnit | None, LemmaUnit | None]:
         """The previous and next unit of the same work and rite (None at either end); KeyError for an unknown id."""
