@@ -98,6 +98,11 @@ def test_a_clause_about_the_asker_is_no_content():
     # a clause that names the rite's things, or a place or a feast by name, is part of what is asked
     assert not preface_words("I'm hosting a dinner; who should I toast first?")
     assert not preface_words("For my historical novel set in Tudor England, how would a host greet guests?")
+    # a remark after the question is an aside ("Seems oddly modest."), its glossary words aside
+    assert {"seems", "oddly"} <= preface_words("Why did the host hang only stone chimes? Seems oddly modest.")
+    assert "chimes" not in preface_words("Why did the host hang only stone chimes? Seems oddly modest.")
+    assert "guest" not in preface_words("Who bows first? The guest, I think.")
+    assert not preface_words("Who bows first? Why?")
     idf = {"乐": 2.0}
     assert ritual_share(analyze("My son asked me this after a museum visit. Were the musicians blind, and who led them?"),
                         idf) == ritual_share(analyze("Were the musicians blind, and who led them?"), idf)

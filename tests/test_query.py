@@ -195,6 +195,9 @@ def test_a_short_question_saying_so_or_like_this_follows_on():
     assert analyze("主人酬賓的時候為什麼要這樣先自己飲酒？", history=history).context == ()
     # 這個 of a thing, place or time points back too
     assert "狗" in analyze("為什麼是這個方向？", history=["鄉飲酒禮的狗是在哪裡煮的？"]).context
+    # a question that opens with 他 / 他們 is about whom the turn before asked, marker or none
+    assert "司正" in analyze("他喝完那杯酒以后站在哪儿？", history=["乡饮酒礼上的司正是做什么的？"]).context
+    assert analyze("主人喝完那杯酒以后站在哪儿？", history=["乡饮酒礼上的司正是做什么的？"]).context == ()
 
 
 def test_follow_up_keeps_its_own_subject_first():
@@ -254,6 +257,9 @@ def test_follow_up_rule_is_documented():
         ("主人先喝还是客人先喝，算不算失礼", "zh-Hans"),
         ("堂上那個席子裡坐誰", "zh-Hant"),
         ("經或言讓，或言辭，何別？", "lzh"),
+        # 如何 is a 文言 question word too; 為何 of a modern question stays modern
+        ("此言「如初」，如何節也？", "lzh"),
+        ("主人酬賓之觶，賓為何只奠于薦東而不飲？", "zh-Hant"),
     ],
 )
 def test_language_guess(text, lang):

@@ -195,7 +195,13 @@ def preface_words(text: str) -> frozenset[str]:
     """The words of ``text``'s English clauses about the asker (see ``_FIRST_PERSON``), lower-cased, apostrophes
     dropped (I'm → im), as the question's segments spell them."""
     out: set[str] = set()
-    for clause in _CLAUSE_END.split(text.replace("'", "").replace("\u2019", "")):
+    text = text.replace("'", "").replace("\u2019", "")
+    # a remark after the question ("… no bells? Seems oddly modest.", "A friend swears it was dog."): an aside
+    asked, mark, after = text.rpartition("?")
+    if mark and asked.strip() and after.strip():
+        out.update(w for w in WORD.findall(after.lower()) if not glossary_words([w]))
+        text = asked
+    for clause in _CLAUSE_END.split(text):
         words = WORD.findall(clause.lower())
         # a name inside it (Tudor England, Thanksgiving) is where the question is set: the clause is its topic
         named = any(w[:1].isupper() and w.lower() not in _FIRST_PERSON for w in re.findall(r"[A-Za-z]+", clause)[1:])

@@ -79,6 +79,8 @@ _MODERN_ONLY_CHARS = frozenset("的了吗呢么们这哪吧呀啊"
 #: particles or scaffolding that writes one is modern all the same (「朋友来家里喝茶，主人倒茶倒几分满才算礼貌？」).
 _MODERN_WORDS = ("大概", "一共", "比较", "多久", "几分", "几岁", "才算", "要是", "难道", "最后", "出去", "家里", "一下",
                  "跟谁", "跟着", "时候", "为啥", "干嘛", "哪些", "一点", "有点", "应该", "是不是")
+#: Question words 文言 writes as well as modern Chinese (「此言『如初』，如何節也？」): no sign of a modern question.
+_CLASSICAL_TOO = frozenset({"如何"})
 #: An A-not-A question (算不算, 要不要, 能不能): modern Chinese asks yes-or-no so, 文言 with 否 or 乎.
 _A_NOT_A = re.compile(r"([\u3400-\u9fff])不\1")
 #: A follow-up marker with a pronoun (他們) refers back even in a longer question, up to this size.
@@ -107,6 +109,12 @@ def _refers_back(pieces: list[tuple[str, str]], text: str) -> bool:
     """The question points back at the turn before: a Chinese demonstrative (這樣, 這個) or an English pronoun with
     same / also / too."""
     return _has_demonstrative(pieces) or bool(_BACK_EN.search(text) and _ALSO_EN.search(text))
+
+
+def _opens_with_pronoun(pieces: list[tuple[str, str]]) -> bool:
+    """The question (after an acknowledgement) opens with a Chinese third-person pronoun: its subject is the turn before's."""
+    pieces = _after_acknowledgement(pieces)
+    return bool(pieces) and pieces[0][0] == "cjk" and normalize(pieces[0][1]).startswith(_PRONOUNS_ZH)
 
 
 def _has_pronoun(pieces: list[tuple[str, str]]) -> bool:
@@ -401,7 +409,7 @@ def detect_lang(text: str) -> str:
     simp = sum(1 for ch in cjk if s2t.convert(ch) != ch)
     norm = normalize(text)
     sc = scaffolding()
-    modern = (any(p in norm for p in sc.zh if len(p) > 1 and p != "说") or any(ch in _MODERN_ONLY_CHARS for ch in norm)
+    modern = (any(p in norm for p in sc.zh if len(p) > 1 and p not in _CLASSICAL_TOO) or any(ch in _MODERN_ONLY_CHARS for ch in norm)
               or any(w in norm for w in _MODERN_WORDS) or bool(_A_NOT_A.search(norm)) or "裡" in text)
     if not modern:
         return "lzh"
@@ -426,6 +434,8 @@ def is_follow_up(pieces: list[tuple[str, str]], content_cjk: int, content_words:
     if content_cjk == 0 and content_words == 0:
         return True
     if not has_follow_up_marker(pieces):
+        if _opens_with_pronoun(pieces) and content_cjk <= PRONOUN_FOLLOW_UP_MAX_CJK and content_words <= PRONOUN_FOLLOW_UP_MAX_WORDS:
+            return True  # 「他喝完那杯酒以後站在哪兒？」: who 他 is, the turn before says
         # 「為什麼要分得這麼細？」: what is "this" fine, the turn before says
         return content_cjk <= FOLLOW_UP_MAX_CJK and content_words == 0 and _has_demonstrative(pieces)
     if _has_pronoun(pieces) and content_cjk <= PRONOUN_FOLLOW_UP_MAX_CJK and content_words <= PRONOUN_FOLLOW_UP_MAX_WORDS:
