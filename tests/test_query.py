@@ -198,6 +198,10 @@ def test_a_short_question_saying_so_or_like_this_follows_on():
     # a question that opens with 他 / 他們 is about whom the turn before asked, marker or none
     assert "司正" in analyze("他喝完那杯酒以后站在哪儿？", history=["乡饮酒礼上的司正是做什么的？"]).context
     assert analyze("主人喝完那杯酒以后站在哪儿？", history=["乡饮酒礼上的司正是做什么的？"]).context == ()
+    # so does a short English question about "he" or "they"; a longer one names its own subject
+    history = ["What does the director of music (樂正) do?"]
+    assert "乐正" in analyze("Where exactly does he stand?", history=history).context
+    assert analyze("Where exactly does the host stand when he bows to the guest at the gate?", history=history).context == ()
 
 
 def test_follow_up_keeps_its_own_subject_first():

@@ -87,6 +87,11 @@ _A_NOT_A = re.compile(r"([\u3400-\u9fff])不\1")
 PRONOUN_FOLLOW_UP_MAX_CJK = 16
 PRONOUN_FOLLOW_UP_MAX_WORDS = 0
 _PRONOUNS_ZH = ("他们", "她们", "他", "她", "它")
+#: ... and in English, where a question without a marker that is about "he" or "they" is one when it has at most
+#: ENGLISH_BARE_PRONOUN_MAX_WORDS content words ("Where exactly does he put the goblet down?"; a longer one names
+#: its subject, and the turn before's terms then cost more than they help: measured with 8, h1 -2).
+_PRONOUNS_EN = frozenset("he him his hes she her they them their theyre".split())
+ENGLISH_BARE_PRONOUN_MAX_WORDS = 4
 
 
 #: A demonstrative of manner or degree (這麼, 這樣) or of a thing, place or time (這個, 這種, 這裡, 這時) points back at
@@ -115,6 +120,11 @@ def _opens_with_pronoun(pieces: list[tuple[str, str]]) -> bool:
     """The question (after an acknowledgement) opens with a Chinese third-person pronoun: its subject is the turn before's."""
     pieces = _after_acknowledgement(pieces)
     return bool(pieces) and pieces[0][0] == "cjk" and normalize(pieces[0][1]).startswith(_PRONOUNS_ZH)
+
+
+def _has_english_pronoun(pieces: list[tuple[str, str]]) -> bool:
+    """An English third-person pronoun (he, they, them, those …): someone the turn before named."""
+    return any(k == "word" and s.lower().replace("'", "").replace("\u2019", "") in _PRONOUNS_EN for k, s in pieces)
 
 
 def _has_pronoun(pieces: list[tuple[str, str]]) -> bool:
@@ -436,6 +446,8 @@ def is_follow_up(pieces: list[tuple[str, str]], content_cjk: int, content_words:
     if not has_follow_up_marker(pieces):
         if _opens_with_pronoun(pieces) and content_cjk <= PRONOUN_FOLLOW_UP_MAX_CJK and content_words <= PRONOUN_FOLLOW_UP_MAX_WORDS:
             return True  # 「他喝完那杯酒以後站在哪兒？」: who 他 is, the turn before says
+        if _has_english_pronoun(pieces) and content_cjk == 0 and content_words <= ENGLISH_BARE_PRONOUN_MAX_WORDS:
+            return True  # "Where exactly does he put the goblet down?"
         # 「為什麼要分得這麼細？」: what is "this" fine, the turn before says
         return content_cjk <= FOLLOW_UP_MAX_CJK and content_words == 0 and _has_demonstrative(pieces)
     if _has_pronoun(pieces) and content_cjk <= PRONOUN_FOLLOW_UP_MAX_CJK and content_words <= PRONOUN_FOLLOW_UP_MAX_WORDS:
