@@ -6,6 +6,7 @@ import pytest
 
 from qa.retrieval.confidence import (
     CALIBRATION_VERSION,
+    CLASSICAL_TOPIC_VETO,
     RITUAL_MIN,
     SEAM_WEIGHT,
     TOPIC_SURE,
@@ -113,6 +114,17 @@ def test_a_sure_classifier_needs_only_a_trace_of_the_rites_words():
     assert not c.low_confidence(Signals(ritual=TOPIC_SURE_FLOOR, dense=0.0, topic=TOPIC_SURE))
     assert c.low_confidence(Signals(ritual=TOPIC_SURE_FLOOR - 0.01, dense=0.0, topic=TOPIC_SURE))
     assert c.low_confidence(Signals(ritual=TOPIC_SURE_FLOOR, dense=0.0, topic=TOPIC_SURE - 0.01))
+
+
+def test_a_classical_question_is_vetoed_only_by_a_very_low_verdict():
+    c = Calibration(dense_min=0.9)
+    # 「地何以繞日而行？」: 文言 about something else, in characters the corpus also writes
+    assert c.low_confidence(Signals(ritual=0.47, dense=0.38, topic=CLASSICAL_TOPIC_VETO - 0.01, classical=True))
+    assert not c.low_confidence(Signals(ritual=0.47, dense=0.38, topic=CLASSICAL_TOPIC_VETO, classical=True))
+    # 「此言『如初』，如何節也？」: above that the verdict on 文言 has no say, neither veto nor vouch
+    assert not c.low_confidence(Signals(ritual=1.0, dense=0.5, topic=0.12, classical=True))
+    assert c.low_confidence(Signals(ritual=0.2, dense=0.5, topic=0.99, classical=True))
+    assert c.low_confidence(Signals(ritual=1.0, dense=0.5, topic=0.12))  # a modern question's low verdict vetoes
 
 
 def test_named_rite_alone_is_on_topic():

@@ -139,8 +139,9 @@ def topic_model() -> TopicModel | None:
 
 
 def reads(query: "Query") -> bool:
-    """Whether the classifier gives ``query`` a verdict: a question of its own (no follow-up), not classical."""
-    return not query.context and query.lang != "lzh"
+    """Whether the classifier gives ``query`` a verdict: a question of its own (no follow-up). A classical one's
+    verdict is weighed apart (``Signals.classical``): nothing of the training is 文言, so only a very low one counts."""
+    return not query.context
 
 
 def topic_probabilities(queries: Sequence["Query"]) -> list[float | None]:
