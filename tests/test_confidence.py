@@ -179,6 +179,8 @@ def test_todays_manners_with_the_rites_words_are_low_confidence(real_retriever, 
     "These days, where should the host of a dinner party sit?",
     "現在家裡請客，主人應該坐在哪裡？",  # 現在 opening the question
     "請問現在主人請客，要怎麼拜客人？",  # ... after 請問
+    # ... or opening what follows a reader's preface, whatever rite the preface names
+    "我最近在看講鄉飲酒禮的書，順便問一句：現在飯局上主人敬酒，客人要怎麼回敬？",
     "How much does a band cost for a company banquet?",  # "banquet" alone is an everyday word, not the 燕禮
 ])
 def test_a_question_framed_in_the_present_is_today_s_manners_despite_everyday_ritual_words(real_retriever, question):
@@ -281,6 +283,7 @@ def test_a_question_on_the_jing_itself_names_the_corpus(real_retriever, question
     "鄭云如讀若今之若，何謂？",  # 今之 inside a quotation of the 注 places nothing in today's world
     "今人說鄉飲酒禮，其旨何在？",  # names a rite of the corpus
     "主人拜賓的規矩，現在還有嗎？",  # 現在 inside the question: "still", not today's manners
+    "鄉飲酒禮的主人要拜賓幾次？現在的旅酬還是這樣嗎？",  # 現在 opening a sentence that names the corpus
 ])
 def test_a_present_day_word_does_not_hide_a_question_about_the_corpus(real_retriever, question):
     assert not real_retriever.bridge.modern_setting(real_retriever.understand(analyze(question)))

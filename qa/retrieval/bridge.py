@@ -41,7 +41,7 @@ from ..text.lexicon import glossary, glossary_roles, modern_table, other_rites_t
 from ..text.normalize import normalize
 from ..text.tokens import WORD, bigrams, cjk_runs, fold_latin
 from .glosses import Gloss, mine_glosses
-from .query import _MODERN_ONLY_CHARS, _english, english_names, glossary_matches, glossary_zh_matches, names_in
+from .query import _MODERN_ONLY_CHARS, _english, analyze, english_names, glossary_matches, glossary_zh_matches, names_in
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..corpus.units import LemmaUnit
@@ -111,6 +111,8 @@ _THE_CLASSIC = re.compile(r"(?:^|[\s，。、；：？！「」『』“”（�
 TODAY = "time"
 #: The kind of ``modern.tsv`` word that frames a question in the present only when it opens it (现在…).
 NOW = "now"
+#: What a question's sentence, or the question after a reader's preface, follows: a sentence end or a colon.
+_SENTENCE_OPENING = re.compile(r"[。！？!?：:]")
 #: The kind of ``modern.tsv`` word a reader may also use of the rite's own people (the lord as "the boss", 老闆).
 WORK = "work"
 #: One-character glossary terms that are directions, numbers or grammar: never a named topic alone.
@@ -687,12 +689,30 @@ class Bridge:
         found = names_in(modern_table(), query.norm, WORD.findall(query.norm))
         if TODAY in found and not self._says_today(query):
             found.remove(TODAY)  # only inside a quotation of the corpus
-        if NOW in found and not (query.segments and query.segments[0].startswith(
-                tuple(name for name, value in modern_table().chinese if value == NOW))):
-            found.remove(NOW)  # 现在 that does not open the question (after 请问) is as often "still" (现在还能看到吗) as today's world
+        asked = query
+        if NOW in found:
+            tail = self._after_now(query)
+            if tail is None:
+                found.remove(NOW)  # 现在 that does not open the question (after 请问) is as often "still" (现在还能看到吗) as today's world
+            elif tail:
+                # 「我在看古代鄉飲酒禮的書，順便問一句：現在飯局上…」: the rite the preface names is no part of what is asked
+                asked = analyze(tail)
         # today's world: a ritual term that is also an everyday word (主人, 飲酒, 賓客: a CC-CEDICT word; a
         # "banquet") does not make the question about the corpus, only a term the dictionary does not know
-        return set(found) if found and not self.names_corpus_itself(query, everyday=False) else set()
+        return set(found) if found and not self.names_corpus_itself(asked, everyday=False) else set()
+
+    def _after_now(self, query: "Query") -> str | None:
+        """Where a `now` word of ``modern.tsv`` (现在) opens the question: "" (the whole question); where it opens a
+        later sentence of it, or what follows a reader's preface and its colon (「…順便問一句：現在飯局上…」): the text
+        from there on; None where it opens neither."""
+        names = tuple(name for name, value in modern_table().chinese if value == NOW)
+        if query.segments and query.segments[0].startswith(names):
+            return ""
+        for m in _SENTENCE_OPENING.finditer(query.text):
+            tail = query.text[m.end() :].strip()
+            if normalize(tail).startswith(names):
+                return tail
+        return None
 
     def _says_today(self, query: "Query") -> bool:
         """Whether a present-day word of ``modern.tsv`` (今人, nowadays) stands in the question outside a
