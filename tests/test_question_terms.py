@@ -57,6 +57,10 @@ def test_gloss_strength_whole_term_head_and_part():
     assert gloss_strength("賓以旅酬於西階上。", t) == 0.0  # names the term, glosses nothing
     t = query_terms(analyze("樂正是什麼官"))
     assert gloss_strength("樂正，於天子樂師也。", t) == 1.0 > gloss_strength("正，長也。", t) > 0
+    # a gloss the 疏 quotes from a dictionary counts as one; a quoted 經 clause does not
+    t = query_terms(analyze("“宾酢主人”的“酢”是什么意思？"))
+    assert gloss_strength("云「將酢主人」者，案爾雅云︰「酢，報也。」", t) == 1.0
+    assert gloss_strength("云「將酢主人」者，前得主人之獻。", t) == 0.0
 
 
 def test_a_short_gloss_without_ye_names_what_the_term_is():

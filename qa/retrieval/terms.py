@@ -317,6 +317,8 @@ def _gloss_candidates(text: str) -> tuple[str, ...]:
         # it: 「…故謂之旅食也」
         if m and (len(normalize(clause)) <= 8 or _NAMED_SO.search(normalize(clause))):
             out.append(normalize(m.group(1)))
+    # a gloss the sentence quotes from a dictionary or another commentary: 「案爾雅云︰『酢，報也。』」
+    out.extend(normalize(m.group(1)) for m in _QUOTED_GLOSS.finditer(text))
     head = re.split(r"[，,：:]", text, maxsplit=1)[0]
     if head == text:
         return tuple(out)
@@ -335,6 +337,8 @@ def _gloss_candidates(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+#: A quoted gloss of a word of one to three characters: 云︰「X，Y也」.
+_QUOTED_GLOSS = re.compile(r"[云曰][︰：:]?[「『]([^，,「」『』]{1,3})[，,][^，,「」『』]{1,12}也。?[」』]")
 #: Words that mark a sentence as giving a reason (normalized): 以其, 所以, 故 (not 故云 / 故知,
 #: which only quote or infer), 示 / 明 (to show), 欲, 嫌, 不敢, 尊之 / 敬, 「X者，以Y」 (X is done for Y).
 _EXPLAIN = re.compile(r"以其|所以|是以|为其|者以|之义|故(?![云言知曰经注郑下上]|不与|与此)|示|明(?![日矣])|欲|嫌|不敢|尊之|敬")
