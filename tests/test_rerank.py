@@ -73,6 +73,19 @@ def test_named_rite_is_preferred():
     assert out[0][0].id == YAN_UNIT.id
 
 
+def test_a_close_unit_of_the_one_named_rite_leads_whatever_ordered_the_head():
+    from qa.retrieval.rerank import NAMED_RITE_CLOSE, _named_rite_first
+
+    q = analyze("燕禮為什麼脫鞋？")
+    close = [(BIN_GAOZHI, 1.0), (JIE_ONLY, 0.99), (YAN_UNIT, NAMED_RITE_CLOSE)]
+    assert [u.id for u, _ in _named_rite_first(q, close)] == [YAN_UNIT.id, BIN_GAOZHI.id, JIE_ONLY.id]
+    assert [s for _, s in _named_rite_first(q, close)] == [1.0, 0.99, NAMED_RITE_CLOSE]  # the scores keep their order
+    far = [(BIN_GAOZHI, 1.0), (YAN_UNIT, NAMED_RITE_CLOSE - 0.01)]
+    assert _named_rite_first(q, far) == far  # clearly better: another rite's unit keeps the lead
+    assert _named_rite_first(analyze("為什麼脫鞋？"), close) == close  # no rite named
+    assert _named_rite_first(analyze("燕禮和鄉飲酒禮為什麼脫鞋？"), close) == close  # two named
+
+
 def test_only_the_head_is_reordered_and_the_tail_keeps_its_scores():
     q = analyze("那介呢？", history=["賓為什麼說旨？"])
     filler = [(unit(f"zhushu.xiangyin.f{i}", "主人答拜。"), 1.0 - i / 100) for i in range(DEPTH)]
