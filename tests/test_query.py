@@ -503,3 +503,11 @@ def test_a_glossary_word_leading_to_no_term_expands_nothing_but_is_the_rites_voc
     assert {"第", "二", "天"} <= on
     assert real_retriever.ask("第二天主人脫掉禮服以後換穿什麼？").hits[0].unit.id == "zhushu.xiangyin.132"
 
+
+
+def test_dashes_and_slashes_between_english_words_part_them():
+    # "mouth-organ", "the cup—why", "guest/host": two words each, not one glued word the glossary never knows
+    assert analyze("Who plays the mouth-organ?").core.split() == ["plays", "mouth", "organ"]
+    assert {"cup", "senior"} <= set(analyze("the senior one presents the cup—why?").core.split())
+    assert "cupwhy" not in analyze("the senior one presents the cup—why?").core
+    assert {"guest", "host"} <= set(analyze("Does the guest/host bow first?").core.split())

@@ -521,7 +521,7 @@ def other_rites(norm: str, words: Sequence[str]) -> list[str]:
 
 #: Words for a layer or a view that name no topic once a commentator is named (賈公彥的「疏」, 方苞的「看法」).
 LAYER_WORDS = frozenset({"注", "疏", "注疏", "说法", "看法", "观点", "意见", "解释", "见解"})
-_HYPHEN = re.compile(r"(?<=[A-Za-z])[-‐‑–](?=[A-Za-z])")
+_HYPHEN = re.compile(r"(?<=[A-Za-z])[-‐‑–—―/](?=[A-Za-z])")
 #: An English possessive ending ("the Liji's", "Zheng Xuan's", "the guest’s"): the name is the word before it.
 _POSSESSIVE = re.compile(r"(?<=[A-Za-z])['’]s\b")
 #: A classical prompt's opening 「問」 (問玄酒在西者何): scaffolding only at the very start.
