@@ -7,6 +7,7 @@ import pytest
 from qa.retrieval.confidence import (
     CALIBRATION_VERSION,
     CLASSICAL_TOPIC_VETO,
+    ENGLISH_TOPIC_VOUCH,
     RITUAL_MIN,
     SEAM_WEIGHT,
     TOPIC_SURE,
@@ -114,6 +115,15 @@ def test_a_sure_classifier_needs_only_a_trace_of_the_rites_words():
     assert not c.low_confidence(Signals(ritual=TOPIC_SURE_FLOOR, dense=0.0, topic=TOPIC_SURE))
     assert c.low_confidence(Signals(ritual=TOPIC_SURE_FLOOR - 0.01, dense=0.0, topic=TOPIC_SURE))
     assert c.low_confidence(Signals(ritual=TOPIC_SURE_FLOOR, dense=0.0, topic=TOPIC_SURE - 0.01))
+
+
+def test_an_english_question_naming_the_rite_in_everyday_words_needs_a_lower_verdict():
+    c = Calibration(dense_min=0.9)
+    lay = dict(ritual=0.3, dense=0.4, named=True, topic=ENGLISH_TOPIC_VOUCH)
+    assert not c.low_confidence(Signals(**lay, english=True))  # "a single rack of stone chimes and no bells"
+    assert c.low_confidence(Signals(**lay))  # a modern Chinese one still needs TOPIC_VOUCH
+    assert c.low_confidence(Signals(**{**lay, "topic": ENGLISH_TOPIC_VOUCH - 0.01}, english=True))
+    assert c.low_confidence(Signals(**{**lay, "named": False}, english=True))
 
 
 def test_a_classical_question_is_vetoed_only_by_a_very_low_verdict():

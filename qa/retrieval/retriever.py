@@ -363,7 +363,8 @@ class HybridRetriever:
             modern = self.bridge.modern_kinds(q)
             signals = Signals(ritual=share, dense=den.top, named=self.named(q, foreign),
                               elsewhere=self.bridge.about_other_text(q), modern=bool(modern), figurative=modern == {WORK},
-                              topic=topic, itself=self.bridge.names_own_term(q), classical=q.lang == "lzh")
+                              topic=topic, itself=self.bridge.names_own_term(q), classical=q.lang == "lzh",
+                              english=q.lang == "en")
             low = self.calibration.low_confidence(signals)
             hits = []
             for unit, score in fused:
