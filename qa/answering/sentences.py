@@ -9,7 +9,9 @@ how many / in what order, place, number and order words (以齒, 先…後, 終�
 注 > 析疑 > 疏 > 經 layer prior; the unit's rank and how much of the question its 經 covers; the
 rite the question names; the passages the retriever says matched; for a lay question, the words it shares with
 a 注 sentence's plain rendering and with the closest of the questions each sentence was written to answer
-(``sentence_questions.tsv``); and sentences of readable length.
+(``sentence_questions.tsv``); and sentences of readable length. These weigh into a hand score
+(:meth:`Parts.hand`); the candidates are then put in the order of a linear model learnt over the same evidence and
+that score (:mod:`qa.answering.sentence_model`, :func:`ordered`).
 Nothing here knows any particular question. Candidates keep the source's own characters.
 """
 
@@ -30,6 +32,7 @@ from ..retrieval.terms import explains as _explains
 from ..retrieval.terms import says_kind as _says_kind
 from ..text.normalize import normalize
 from ..text.tokens import bigrams, cjk_runs
+from . import sentence_model as _sentence_model
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..retrieval.query import Query
@@ -498,7 +501,7 @@ def select_sentences(query: "Query", hits: Sequence["Hit"], max_sentences: int =
         return []
     ctx = scoring(query, hits, cands)
     terms, weights = ctx.terms, ctx.weights
-    scored = sorted(((c, ctx.parts(c).hand(terms)) for c in cands), key=lambda cs: -cs[1])
+    scored = ordered(query, cands, ctx)
     best = scored[0][1]
     if best <= 0:
         return []
@@ -523,6 +526,22 @@ def select_sentences(query: "Query", hits: Sequence["Hit"], max_sentences: int =
     first = chosen[0][0] if chosen else None
     keep_first = terms.meaning and first is not None and bool(first.sentences) and glosses_tail(first.sentences[0], terms)
     return _merge_adjacent(chosen, keep_first=keep_first)
+
+
+def ordered(query: "Query", cands: Sequence[Candidate], ctx: Scoring,
+            learned: bool | None = None) -> list[tuple[Candidate, float]]:
+    """``cands`` with their scores, best first: by the hand score, or (``learned``, default
+    :data:`qa.answering.sentence_model.LEARNED_SENTENCES`) in the learned model's order, the n-th taking the n-th best
+    hand score."""
+    parts = [ctx.parts(c) for c in cands]
+    hands = [p.hand(ctx.terms) for p in parts]
+    by_hand = sorted(range(len(cands)), key=lambda i: -hands[i])
+    if not (_sentence_model.LEARNED_SENTENCES if learned is None else learned) or len(cands) < 2:
+        return [(cands[i], hands[i]) for i in by_hand]
+    x = _sentence_model.candidate_features(ctx.terms, query.lang, [cands[i].layer for i in by_hand], [parts[i] for i in by_hand],
+                           [hands[i] for i in by_hand])
+    order = _sentence_model.sentence_model().order(x)
+    return [(cands[by_hand[j]], hands[by_hand[n]]) for n, j in enumerate(order)]
 
 
 def _union(a: Candidate, b: Candidate) -> Candidate:

@@ -61,6 +61,8 @@ TABLES: dict[str, TableSpec] = {
     "corrections.tsv": TableSpec(("source file", "wrong form in context", "corrected", "why"), 4, indexed=False),
     # the learned re-ranker's weights: they order search results, never what an index stores
     "rerank.tsv": TableSpec(("feature", "weight"), 2, indexed=False),
+    # ... and the learned sentence model's (qa/answering/sentence_model.py): which answer sentence is shown first
+    "sentence_rerank.tsv": TableSpec(("feature", "weight"), 2, indexed=False),
     # the project's plain retellings of each unit (qa.retrieval.renderings): a retrieval channel, and
     # training pairs of the static-corpus encoder (so an index records them)
     "renderings.tsv": TableSpec(("unit id", "opening", "en", "zh", "note_en", "note_zh"), 2),
