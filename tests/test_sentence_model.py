@@ -73,3 +73,11 @@ def test_why_question_kinds_cross_each_layer():
     kinds = model_module.question_kinds(t, "zh-Hant")
     assert kinds[model_module.QUESTION_KINDS.index("why")] == 1.0
     assert kinds[model_module.QUESTION_KINDS.index("english")] == 0.0
+
+
+def test_the_model_overrules_the_hand_only_by_a_margin():
+    m = model_module.SentenceModel(np.array([1.0]), "test")
+    near = np.array([[1.0], [1.0 + model_module.OVERRULE_MARGIN / 2]])
+    clear = np.array([[1.0], [1.0 + 2 * model_module.OVERRULE_MARGIN]])
+    assert m.first(near) == 0 and m.first(clear) == 1
+    assert m.order(near) == [1, 0]

@@ -104,7 +104,8 @@ def answer_compare(
     sides.append(second)
     evidence = []
     for side in sides:
-        chosen = select_sentences(sub, [side], 1)
+        # each side's sentence in the hand order: the learned model was fitted on whole answers, not on a side
+        chosen = select_sentences(sub, [side], 1, learned=False)
         if not chosen:
             return None
         c, score = chosen[0]

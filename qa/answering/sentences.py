@@ -494,14 +494,16 @@ def _asked(c: Candidate, english: frozenset[str], modern: frozenset[str], cache:
     return ASKED_SHARE * share
 
 
-def select_sentences(query: "Query", hits: Sequence["Hit"], max_sentences: int = 3) -> list[tuple[Candidate, float]]:
-    """The best answering sentences of the top hits, best first, merged where adjacent."""
+def select_sentences(query: "Query", hits: Sequence["Hit"], max_sentences: int = 3,
+                     learned: bool | None = None) -> list[tuple[Candidate, float]]:
+    """The best answering sentences of the top hits, best first, merged where adjacent (``learned``: see
+    :func:`ordered`)."""
     cands = _candidates(hits)
     if not cands:
         return []
     ctx = scoring(query, hits, cands)
     terms, weights = ctx.terms, ctx.weights
-    scored = ordered(query, cands, ctx)
+    scored = ordered(query, cands, ctx, learned)
     best = scored[0][1]
     if best <= 0:
         return []
@@ -530,9 +532,10 @@ def select_sentences(query: "Query", hits: Sequence["Hit"], max_sentences: int =
 
 def ordered(query: "Query", cands: Sequence[Candidate], ctx: Scoring,
             learned: bool | None = None) -> list[tuple[Candidate, float]]:
-    """``cands`` with their scores, best first: by the hand score, or (``learned``, default
-    :data:`qa.answering.sentence_model.LEARNED_SENTENCES`) in the learned model's order, the n-th taking the n-th best
-    hand score."""
+    """``cands`` with their scores, best first: by the hand score; with ``learned`` (default
+    :data:`qa.answering.sentence_model.LEARNED_SENTENCES`) the learned model's best first, then the others in the hand
+    order (the model learnt which sentence answers, not what should follow it), the n-th taking the n-th best hand
+    score."""
     parts = [ctx.parts(c) for c in cands]
     hands = [p.hand(ctx.terms) for p in parts]
     by_hand = sorted(range(len(cands)), key=lambda i: -hands[i])
@@ -540,7 +543,8 @@ def ordered(query: "Query", cands: Sequence[Candidate], ctx: Scoring,
         return [(cands[i], hands[i]) for i in by_hand]
     x = _sentence_model.candidate_features(ctx.terms, query.lang, [cands[i].layer for i in by_hand], [parts[i] for i in by_hand],
                            [hands[i] for i in by_hand])
-    order = _sentence_model.sentence_model().order(x)
+    best = _sentence_model.sentence_model().first(x)
+    order = [best, *(j for j in range(len(by_hand)) if j != best)]
     return [(cands[by_hand[j]], hands[by_hand[n]]) for n, j in enumerate(order)]
 
 
