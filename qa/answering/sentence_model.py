@@ -86,17 +86,12 @@ def candidate_features(terms: "QueryTerms", lang: str, layers: Sequence[str], pa
     rank = np.empty(n)
     rank[order] = np.arange(1, n + 1)
     best = float(hand.max())
-    rows = []
-    for i, (layer, p) in enumerate(zip(layers, parts)):
-        one_hot = np.array([layer == name for name in LAYERS], dtype=np.float64)
-        rows.append(np.concatenate([
-            [float(getattr(p, f)) for f in PART_FIELDS],
-            [min(p.length, LENGTH_CAP) / LENGTH_UNIT, float(p.sentences)],
-            one_hot,
-            np.outer(one_hot, kinds).ravel(),
-            [hand[i], hand[i] / best if best > 0 else 0.0, 1.0 / rank[i]],
-        ]))
-    return np.vstack(rows)
+    fields = np.array([[getattr(p, f) for f in PART_FIELDS] for p in parts], dtype=np.float64)
+    size = np.array([[min(p.length, LENGTH_CAP) / LENGTH_UNIT, p.sentences] for p in parts], dtype=np.float64)
+    one_hot = np.array([[layer == name for name in LAYERS] for layer in layers], dtype=np.float64)
+    crossed = (one_hot[:, :, None] * kinds[None, None, :]).reshape(n, -1)
+    share = hand / best if best > 0 else np.zeros(n)
+    return np.hstack([fields, size, one_hot, crossed, np.column_stack([hand, share, 1.0 / rank])])
 
 
 @dataclass(frozen=True, slots=True)
