@@ -10,8 +10,8 @@ how many / in what order, place, number and order words (以齒, 先…後, 終�
 rite the question names; the passages the retriever says matched; for a lay question, the words it shares with
 a 注 sentence's plain rendering and with the closest of the questions each sentence was written to answer
 (``sentence_questions.tsv``); and sentences of readable length. These weigh into a hand score
-(:meth:`Parts.hand`); the candidates are then put in the order of a linear model learnt over the same evidence and
-that score (:mod:`qa.answering.sentence_model`, :func:`ordered`).
+(:meth:`Parts.hand`); the one shown first is then chosen by a linear model learnt over the same evidence and that
+score (:mod:`qa.answering.sentence_model`, :func:`ordered`).
 Nothing here knows any particular question. Candidates keep the source's own characters.
 """
 

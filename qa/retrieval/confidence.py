@@ -44,7 +44,7 @@ direction or a number word (right → 右, two → 二) names no topic; nor do a
 
 A sixth, ``topic``, is the probability the topic classifier (:mod:`qa.retrieval.topic`) gives a question of its own
 that it is about this corpus (of a classical one, ``classical``, it only vetoes, below ``CLASSICAL_TOPIC_VETO``: the
-classifier learnt no 文言), and ``itself`` whether the question names a term of the corpus no
+classifier's only 文言 is off-topic), and ``itself`` whether the question names a term of the corpus no
 everyday question says (:meth:`qa.retrieval.bridge.Bridge.names_own_term`: 旅酬, 「旨」 quoted, 胥; not 主人 or host).
 Below ``TOPIC_VETO`` a question that does not is never confident, however many of the rite's everyday words it
 uses (「野餐的时候主人应该先给客人倒酒吗？」); below ``TOPIC_VOUCH`` its everyday words (主人, host and cup) do not
@@ -128,7 +128,7 @@ TOPIC_SURE = 0.9
 #: everyday probes) none is at TOPIC_SURE with a share from 0.05 to TOPIC_FLOOR; of 297 lay English questions written
 #: from the units (the lay probe) two are, both answerable.
 TOPIC_SURE_FLOOR = 0.05
-#: A classical question (文言, which the classifier never learnt from) is about something else only when the classifier
+#: A classical question (文言, which the classifier met only in its off-topic examples) is about something else only when the classifier
 #: is this sure of it. Eighteenth round, classical questions of the development sets (313 answerable, 74 off-topic) and
 #: the lay probe (289): below 0.05 none answerable, 13 off-topic (「地何以繞日而行？」, 「今人斟茶，何以止於七分？」); below
 #: 0.1 three answerable and two of the probe; above it the classifier's verdict on 文言 is no evidence either way.
@@ -374,7 +374,7 @@ class Calibration:
         if s.classical:
             if s.topic is not None and s.topic < self.classical_veto and not s.itself:
                 return True  # 「地何以繞日而行？」: 文言 about something else, in characters the corpus also writes
-            s = replace(s, topic=None)  # otherwise the classifier, which learnt no 文言, has no say
+            s = replace(s, topic=None)  # otherwise the classifier, whose only 文言 is off-topic, has no say
         if s.topic is not None and s.topic < self.topic_veto and not s.itself:
             return True  # 「野餐的时候主人应该先给客人倒酒吗？」: about a picnic, in the rite's everyday words
         # a question that names the rite only in everyday words (主人, host and cup) needs the classifier's voice

@@ -123,7 +123,7 @@ def _opens_with_pronoun(pieces: list[tuple[str, str]]) -> bool:
 
 
 def _has_english_pronoun(pieces: list[tuple[str, str]]) -> bool:
-    """An English third-person pronoun (he, they, them, those …): someone the turn before named."""
+    """An English third-person pronoun (he, him, they, them …): someone the turn before named."""
     return any(k == "word" and s.lower().replace("'", "").replace("\u2019", "") in _PRONOUNS_EN for k, s in pieces)
 
 

@@ -223,9 +223,9 @@ def rerank(query: "Query", fused: Sequence[tuple["LemmaUnit", float]],
 
 
 def _named_rite_first(query: "Query", ranked: list[tuple["LemmaUnit", float]]) -> list[tuple["LemmaUnit", float]]:
-    """``ranked`` with the best unit of the one rite the question names first, when a unit of another rite leads it
-    by less than ``NAMED_RITE_CLOSE`` (「燕禮裡坐下喝酒之前為啥要脫鞋？」: the 燕禮's 說屨, not the 鄉飲酒禮's); scores keep
-    their order."""
+    """``ranked`` with the best unit of the one rite the question names first, when a unit of another rite leads and
+    that unit, among the first ``NAMED_RITE_WITHIN``, scores at least ``NAMED_RITE_CLOSE`` of the leader's score
+    (「燕禮裡坐下喝酒之前為啥要脫鞋？」: the 燕禮's 說屨, not the 鄉飲酒禮's); the scores keep their order."""
     if len(query.rites) != 1 or not ranked or rite_id(ranked[0][0].id) == query.rites[0]:
         return ranked
     top = ranked[0][1]

@@ -140,7 +140,8 @@ def topic_model() -> TopicModel | None:
 
 def reads(query: "Query") -> bool:
     """Whether the classifier gives ``query`` a verdict: a question of its own (no follow-up). A classical one's
-    verdict is weighed apart (``Signals.classical``): nothing of the training is 文言, so only a very low one counts."""
+    verdict is weighed apart (``Signals.classical``): its only 文言 is off-topic (no classical question
+    about the corpus), so only a very low one counts."""
     return not query.context
 
 
