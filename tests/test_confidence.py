@@ -105,6 +105,10 @@ def test_a_clause_about_the_asker_is_no_content():
     assert "chimes" not in preface_words("Why did the host hang only stone chimes? Seems oddly modest.")
     assert "guest" not in preface_words("Who bows first? The guest, I think.")
     assert not preface_words("Who bows first? Why?")
+    # a sentence about the asker before the question, whatever glossary word it holds (those still count as ritual)
+    assert {"card", "game"} <= preface_words("I'm making a card game about toasting etiquette. Who started the round?")
+    assert "round" not in preface_words("I'm making a card game about toasting etiquette. Who started the round?")
+    assert not preface_words("I'm writing a novel set in Tudor England. How would a host greet guests?")
     idf = {"乐": 2.0}
     assert ritual_share(analyze("My son asked me this after a museum visit. Were the musicians blind, and who led them?"),
                         idf) == ritual_share(analyze("Were the musicians blind, and who led them?"), idf)

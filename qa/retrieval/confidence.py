@@ -200,7 +200,10 @@ _PHRASING_EN = frozenset("hes shes its theyre youre were im ive thats whats wont
 
 #: The asker's own words: a clause of an English question with one of these and no word of the glossary tells why
 #: it is asked ("I'm writing a novel", "my son asked me this after a museum visit", "I'd guess not"), not what
-#: about: its words are no content of the ritual share, neither ritual nor off-topic.
+#: about: its words are no content of the ritual share, neither ritual nor off-topic. So does a whole first sentence
+#: with one of them before the question, whatever glossary word it holds ("I'm making a card game about toasting
+#: etiquette. Who started …?": toasting still counts as ritual): eighteenth round, lay probe English refusals 7 → 5,
+#: development answerable and off-topic questions unchanged (novel, game and class prefaces among them).
 _FIRST_PERSON = frozenset("i im ive id ill my me mine we our us".split())
 _CLAUSE_END = re.compile(r"[.!?;:,()\u2014\u2013]+|\s-\s")
 
@@ -215,6 +218,14 @@ def preface_words(text: str) -> frozenset[str]:
     if mark and asked.strip() and after.strip():
         out.update(w for w in WORD.findall(after.lower()) if not glossary_words([w]))
         text = asked
+    # a sentence about the asker before the question ("I'm making a card game about toasting etiquette. Who …?"):
+    # its glossary words still count (_content_terms keeps them), the rest is why it is asked
+    first, stop, rest = text.partition(". ")
+    if stop and "?" in rest and "?" not in first:
+        words = WORD.findall(first.lower())
+        named = any(w[:1].isupper() and w.lower() not in _FIRST_PERSON for w in re.findall(r"[A-Za-z]+", first)[1:])
+        if _FIRST_PERSON.intersection(words) and not named:
+            out.update(words)
     for clause in _CLAUSE_END.split(text):
         words = WORD.findall(clause.lower())
         # a name inside it (Tudor England, Thanksgiving) is where the question is set: the clause is its topic
