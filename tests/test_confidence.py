@@ -109,6 +109,8 @@ def test_a_clause_about_the_asker_is_no_content():
     assert {"card", "game"} <= preface_words("I'm making a card game about toasting etiquette. Who started the round?")
     assert "round" not in preface_words("I'm making a card game about toasting etiquette. Who started the round?")
     assert not preface_words("I'm writing a novel set in Tudor England. How would a host greet guests?")
+    # ... but China, the rite's own world, sets it nowhere else
+    assert "scene" in preface_words("I'm writing a feast scene loosely based on ancient China. How many pieces?")
     idf = {"乐": 2.0}
     assert ritual_share(analyze("My son asked me this after a museum visit. Were the musicians blind, and who led them?"),
                         idf) == ritual_share(analyze("Were the musicians blind, and who led them?"), idf)

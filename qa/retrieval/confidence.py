@@ -208,6 +208,18 @@ _FIRST_PERSON = frozenset("i im ive id ill my me mine we our us".split())
 _CLAUSE_END = re.compile(r"[.!?;:,()\u2014\u2013]+|\s-\s")
 
 
+#: Names of the rite's own world: a preface naming them ("a feast scene loosely based on ancient China") sets the
+#: question nowhere else.
+_RITE_WORLD = frozenset("china chinese zhou confucius confucian yili".split())
+
+
+def _names_a_setting(clause: str) -> bool:
+    """A name inside the clause (Tudor England, Thanksgiving; not its first word, not I, not China) is where the
+    question is set: the clause is its topic."""
+    return any(w[:1].isupper() and w.lower() not in _FIRST_PERSON and w.lower() not in _RITE_WORLD
+               for w in re.findall(r"[A-Za-z]+", clause)[1:])
+
+
 def preface_words(text: str) -> frozenset[str]:
     """The words of ``text``'s English clauses about the asker (see ``_FIRST_PERSON``), lower-cased, apostrophes
     dropped (I'm → im), as the question's segments spell them."""
@@ -223,13 +235,13 @@ def preface_words(text: str) -> frozenset[str]:
     first, stop, rest = text.partition(". ")
     if stop and "?" in rest and "?" not in first:
         words = WORD.findall(first.lower())
-        named = any(w[:1].isupper() and w.lower() not in _FIRST_PERSON for w in re.findall(r"[A-Za-z]+", first)[1:])
+        named = _names_a_setting(first)
         if _FIRST_PERSON.intersection(words) and not named:
             out.update(words)
     for clause in _CLAUSE_END.split(text):
         words = WORD.findall(clause.lower())
         # a name inside it (Tudor England, Thanksgiving) is where the question is set: the clause is its topic
-        named = any(w[:1].isupper() and w.lower() not in _FIRST_PERSON for w in re.findall(r"[A-Za-z]+", clause)[1:])
+        named = _names_a_setting(clause)
         if words and _FIRST_PERSON.intersection(words) and not named and not glossary_words(words):
             out.update(words)
     return frozenset(out)
