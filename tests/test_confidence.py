@@ -259,6 +259,8 @@ def test_the_readers_own_modern_words_in_quotation_marks_are_no_other_text(real_
     assert not real_retriever.bridge.quotes_elsewhere(understood(question))
     assert real_retriever.ask(question).found
     assert real_retriever.bridge.quotes_elsewhere(understood("「有朋自遠方來」是誰說的？"))
+    # a modern particle (了) is the reader's own words too
+    assert not real_retriever.bridge.quotes_elsewhere(understood("坐下之後還要有人報告一聲「都坐好了」嗎？"))
 
 
 def test_a_clause_ending_in_shi_before_xia_is_not_nowadays(real_retriever):

@@ -528,6 +528,7 @@ class Bridge:
         words = set(self._modern_words(run))
         covered = {k for i in range(len(run)) for n in range(2, min(MAX_MODERN, len(run) - i) + 1)
                    if run[i : i + n] in words for k in range(i, i + n)}
+        covered |= {i for i, ch in enumerate(run) if ch in _MODERN_ONLY_CHARS}  # 了 of 「都坐好了」: no 文言 writes it
         return len(covered) / len(run) if run else 0.0
 
     def quotes_corpus(self, query: "Query") -> bool:
