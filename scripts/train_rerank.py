@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -201,6 +202,34 @@ def default_files() -> list[Path]:
     return [*([shared] if shared.exists() else []), *sorted((here / "tests/data/questions").glob("real_dev*.jsonl"))]
 
 
+def development_files(given: list[Path]) -> list[Path]:
+    """``given`` (default :func:`default_files`); SystemExit when one is a held-out ``real_test*`` set."""
+    files = given or default_files()
+    if any("real_test" in f.name for f in files):
+        raise SystemExit("real_test is held out: never train or tune on it")
+    return files
+
+
+def record_sets(retriever: Retriever, files: list[Path],
+                record_one: Callable[[Retriever, list[Question]], list[Sample]]) -> tuple[list[Sample], list[str]]:
+    """Every file's samples by ``record_one``, and each sample's question set (the file's stem: the folds)."""
+    samples: list[Sample] = []
+    groups: list[str] = []
+    for f in files:
+        got = record_one(retriever, read_questions(f))
+        samples += got
+        groups += [f.stem] * len(got)
+    return samples, groups
+
+
+def write_weights(path: Path, header: list[str], names: Sequence[str], w: np.ndarray) -> None:
+    """A weights table: the ``header`` lines (comments, without their "# "), then feature<TAB>weight per name."""
+    lines = [f"# {line}" for line in (*header, "feature\tweight")]
+    lines += [f"{n}\t{v:.6f}" for n, v in zip(names, w)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    log.info("wrote %s", path)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("questions", nargs="*", type=Path, help="question files (default: every development set)")
@@ -209,17 +238,10 @@ def main() -> None:
     parser.add_argument("--write", type=Path, help="write the weights fitted on every question here")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    files = args.questions or default_files()
-    if any("real_test" in f.name for f in files):
-        raise SystemExit("real_test is held out: never train or tune on it")
+    files = development_files(args.questions)
 
     retriever = Retriever.load()
-    samples: list[Sample] = []
-    groups: list[str] = []
-    for f in files:
-        got = record(retriever, read_questions(f))
-        samples += got
-        groups += [f.stem] * len(got)
+    samples, groups = record_sets(retriever, files, record)
     log.info("%d questions from %d files, %d with a gold unit in the fused top %d", len(samples), len(files),
              sum(s.gold.any() for s in samples), DEPTH)
     by_set = len(files) > 1
@@ -254,17 +276,13 @@ def main() -> None:
              ", ".join(f"{n} {v:+.3f}" for n, v in zip(MODEL_FEATURES, w)), fmt(metrics([ranked(s, w) for s in samples])))
     if args.write:
         today = datetime.date.today().isoformat()
-        lines = [
-            "# Weights of the learned re-ranker (qa/retrieval/rerank.py), one per feature of",
-            "# qa/retrieval/rerank.py MODEL_FEATURES, on the raw feature scale (score = Σ weight × feature).",
-            f"# Made by scripts/train_rerank.py on {', '.join(f.name for f in files)} ({len(samples)} questions),",
-            f"# pairwise logistic loss, L2 {lam:g} chosen by {how} ({today}).",
-            f"# Nested {how} there: learned {fmt(metrics(nested))}; hand {fmt(hand)}.",
-            "# feature\tweight",
-        ]
-        lines += [f"{n}\t{v:.6f}" for n, v in zip(MODEL_FEATURES, w)]
-        args.write.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        log.info("wrote %s", args.write)
+        write_weights(args.write, [
+            "Weights of the learned re-ranker (qa/retrieval/rerank.py), one per feature of",
+            "qa/retrieval/rerank.py MODEL_FEATURES, on the raw feature scale (score = Σ weight × feature).",
+            f"Made by scripts/train_rerank.py on {', '.join(f.name for f in files)} ({len(samples)} questions),",
+            f"pairwise logistic loss, L2 {lam:g} chosen by {how} ({today}).",
+            f"Nested {how} there: learned {fmt(metrics(nested))}; hand {fmt(hand)}.",
+        ], MODEL_FEATURES, w)
 
 
 if __name__ == "__main__":

@@ -23,12 +23,12 @@ import logging
 from pathlib import Path
 
 import numpy as np
-from train_rerank import Sample, cv_ranks, default_files, fit, fmt, group_folds, metrics, ranked
+from train_rerank import Sample, cv_ranks, development_files, fit, fmt, group_folds, metrics, ranked, record_sets, write_weights
 
 import qa.answering.sentences as sentences_module
 from qa import Retriever
 from qa.answering.sentence_model import FEATURES, candidate_features
-from qa.evaluate import Question, evidence_in, read_questions
+from qa.evaluate import Question, evidence_in
 
 log = logging.getLogger("train_sentences")
 
@@ -82,8 +82,13 @@ def choose(groups: list[str], samples: list[Sample]) -> float:
     names = list(dict.fromkeys(groups))
     fold_of = {name: i % INNER_FOLDS for i, name in enumerate(names)}
     folds = [np.array([i for i, g in enumerate(groups) if fold_of[g] == k]) for k in range(min(INNER_FOLDS, len(names)))]
-    table = {lam: metrics(cv_ranks(samples, lam, folds)) for lam in LAMBDAS}
-    return max(LAMBDAS, key=lambda s: (round(table[s]["hit@1"], 6), round(table[s]["mrr"], 6), s))
+    return best_strength({lam: metrics(cv_ranks(samples, lam, folds)) for lam in LAMBDAS})
+
+
+def best_strength(table: dict[float, dict[str, float]]) -> float:
+    """The L2 strength of ``table`` with the best share of first candidates holding the evidence, then MRR; ties: the
+    stronger."""
+    return max(table, key=lambda s: (round(table[s]["hit@1"], 6), round(table[s]["mrr"], 6), s))
 
 
 def main() -> None:
@@ -92,19 +97,12 @@ def main() -> None:
     parser.add_argument("--write", type=Path, help="write the weights fitted on every question here")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    files = args.questions or default_files()
-    if any("real_test" in f.name for f in files):
-        raise SystemExit("real_test is held out: never train or tune on it")
+    files = development_files(args.questions)
     if len(files) < 2:
         raise SystemExit("give two or more question sets: the folds are the sets")
 
     retriever = Retriever.load()
-    samples: list[Sample] = []
-    groups: list[str] = []
-    for f in files:
-        got = record(retriever, read_questions(f))
-        samples += got
-        groups += [f.stem] * len(got)
+    samples, groups = record_sets(retriever, files, record)
     log.info("%d questions from %d files with a candidate holding the evidence", len(samples), len(files))
     folds = group_folds(groups)
     how = f"leave-one-set-out ({len(folds)} sets)"
@@ -123,8 +121,8 @@ def main() -> None:
         for i in test:
             nested[i] = ranked(samples[i], w)
             z = samples[i].x @ w
+            best = int(np.argmax(z))
             for margin in MARGINS:
-                best = int(np.argmax(z))
                 pick = best if z[best] - z[0] > margin else 0  # the candidates come in the hand order
                 by_margin[margin] += bool(samples[i].gold[pick])
         log.info("%s (%d q, L2 %g): hand %s | learned %s", groups[int(test[0])], len(test), lam,
@@ -135,22 +133,18 @@ def main() -> None:
                  by_margin[margin] / max(1, len(samples)))
     log.info("hand, same questions             %s", fmt(hand))
 
-    lam = max(LAMBDAS, key=lambda s: (round(table[s]["hit@1"], 6), round(table[s]["mrr"], 6), s))
+    lam = best_strength(table)
     w = fit(samples, lam)
     if args.write:
         today = datetime.date.today().isoformat()
-        lines = [
-            "# Weights of the learned sentence model (qa/answering/sentence_model.py), one per feature of",
-            "# qa/answering/sentence_model.py FEATURES, on the raw feature scale (score = Σ weight × feature).",
-            f"# Made by scripts/train_sentences.py on {', '.join(f.name for f in files)} ({len(samples)} questions",
-            f"# with a candidate holding the evidence), pairwise logistic loss, L2 {lam:g} chosen by {how} ({today}).",
-            f"# Nested {how} there, share of questions whose first candidate holds the evidence: learned "
+        write_weights(args.write, [
+            "Weights of the learned sentence model (qa/answering/sentence_model.py), one per feature of",
+            "qa/answering/sentence_model.py FEATURES, on the raw feature scale (score = Σ weight × feature).",
+            f"Made by scripts/train_sentences.py on {', '.join(f.name for f in files)} ({len(samples)} questions",
+            f"with a candidate holding the evidence), pairwise logistic loss, L2 {lam:g} chosen by {how} ({today}).",
+            f"Nested {how} there, share of questions whose first candidate holds the evidence: learned "
             f"{metrics(nested)['hit@1']:.3f}, hand {hand['hit@1']:.3f}.",
-            "# feature\tweight",
-        ]
-        lines += [f"{n}\t{v:.6f}" for n, v in zip(FEATURES, w)]
-        args.write.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        log.info("wrote %s", args.write)
+        ], FEATURES, w)
 
 
 if __name__ == "__main__":

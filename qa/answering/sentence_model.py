@@ -28,8 +28,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import DataTableError
-from ..text.tables import data_dir, per_directory, read_table
+from ..text.tables import data_dir, per_directory, read_weights
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..retrieval.terms import QueryTerms
@@ -113,27 +112,14 @@ class SentenceModel:
         """The candidate shown first: the model's best where it beats the hand's first (row 0) by more than
         OVERRULE_MARGIN, else the hand's."""
         z = self.score(x)
-        best = self.order(x)[0]
+        best = int(np.argmax(np.round(z, 9)))  # the first of equals: the hand order, as in order()
         return best if z[best] - z[0] > OVERRULE_MARGIN else 0
 
 
 @per_directory
 def _model_in(directory: Path) -> SentenceModel:
-    rows = read_table(SENTENCE_TABLE, directory)
-    weights: dict[str, float] = {}
-    for row in rows:
-        name = row.fields[0]
-        if name not in FEATURES:
-            raise row.error(f"unknown sentence-model feature {name!r} (known: {', '.join(FEATURES)})")
-        try:
-            weights[name] = float(row.fields[1])
-        except ValueError:
-            raise row.error(f"weight of {name} is not a number: {row.fields[1]!r}") from None
-    missing = [f for f in FEATURES if f not in weights]
-    if missing:
-        raise DataTableError(f"sentence-model weights missing for {', '.join(missing)}",
-                             path=str(directory / SENTENCE_TABLE))
-    return SentenceModel(np.array([weights[f] for f in FEATURES], dtype=np.float64), str(directory / SENTENCE_TABLE))
+    weights = read_weights(SENTENCE_TABLE, FEATURES, "sentence-model", directory)
+    return SentenceModel(np.array(weights, dtype=np.float64), str(directory / SENTENCE_TABLE))
 
 
 def sentence_model() -> SentenceModel:

@@ -40,8 +40,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 import numpy as np
 
 from ..corpus.units import rite_id
-from ..errors import DataTableError
-from ..text.tables import data_dir, per_directory, read_table
+from ..text.tables import data_dir, per_directory, read_weights
 from ..text.tokens import word_terms
 from .features import FEATURES, Evidence, asked_acts, features, gloss_of, only_negated, unit_text
 from .terms import asked_commentator, query_terms, quoted_runs
@@ -153,20 +152,8 @@ class Model:
 
 @per_directory
 def _model_in(directory: Path) -> Model:
-    rows = read_table(RERANK_TABLE, directory)
-    weights: dict[str, float] = {}
-    for row in rows:
-        name = row.fields[0]
-        if name not in MODEL_FEATURES:
-            raise row.error(f"unknown re-ranker feature {name!r} (known: {', '.join(MODEL_FEATURES)})")
-        try:
-            weights[name] = float(row.fields[1])
-        except ValueError:
-            raise row.error(f"weight of {name} is not a number: {row.fields[1]!r}") from None
-    missing = [f for f in MODEL_FEATURES if f not in weights]
-    if missing:
-        raise DataTableError(f"re-ranker weights missing for {', '.join(missing)}", path=str(directory / RERANK_TABLE))
-    return Model(np.array([weights[f] for f in MODEL_FEATURES], dtype=np.float64), str(directory / RERANK_TABLE))
+    weights = read_weights(RERANK_TABLE, MODEL_FEATURES, "re-ranker", directory)
+    return Model(np.array(weights, dtype=np.float64), str(directory / RERANK_TABLE))
 
 
 def learned_model() -> Model:

@@ -20,7 +20,7 @@ import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import Callable, Sequence, TypeVar
 
 from ..errors import ConfigError, DataTableError
 from ..settings import PACKAGE_DATA_DIR, Settings
@@ -198,11 +198,30 @@ def read_table(name: str, directory: Path | None = None) -> tuple[Row, ...]:
     return tuple(rows)
 
 
+def read_weights(name: str, features: Sequence[str], what: str, directory: Path | None = None) -> tuple[float, ...]:
+    """The weights of a learned model's table ``name`` (feature<TAB>weight), one per name of ``features``, in that
+    order; DataTableError naming the row of an unknown feature or a weight that is no number, or the features missing.
+    ``what`` names the model in the messages ("re-ranker")."""
+    weights: dict[str, float] = {}
+    for row in read_table(name, directory):
+        feature = row.fields[0]
+        if feature not in features:
+            raise row.error(f"unknown {what} feature {feature!r} (known: {', '.join(features)})")
+        try:
+            weights[feature] = float(row.fields[1])
+        except ValueError:
+            raise row.error(f"weight of {feature} is not a number: {row.fields[1]!r}") from None
+    missing = [f for f in features if f not in weights]
+    if missing:
+        raise DataTableError(f"{what} weights missing for {', '.join(missing)}", path=str(table_path(name, directory)))
+    return tuple(weights[f] for f in features)
+
+
 def table_hashes(directory: Path | None = None) -> dict[str, str]:
     """sha256 of every indexed table's bytes, by file name (what an index records it was built from)."""
     d = directory if directory is not None else data_dir()
     return {name: hashlib.sha256(_read_bytes(d / name)).hexdigest() for name in sorted(TABLES) if TABLES[name].indexed}
 
 
-__all__ = ["register_cache", "TABLES", "TableSpec", "Row", "read_table", "table_hashes", "table_path", "data_dir", "use_data_dir",
+__all__ = ["register_cache", "TABLES", "TableSpec", "Row", "read_table", "read_weights", "table_hashes", "table_path", "data_dir", "use_data_dir",
            "per_directory", "refresh"]
