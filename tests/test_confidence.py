@@ -14,6 +14,7 @@ from qa.retrieval.confidence import (
     TOPIC_SURE_FLOOR,
     Calibration,
     Signals,
+    asked_part,
     noise_queries,
     offtopic_questions,
     preface_words,
@@ -114,6 +115,16 @@ def test_a_clause_about_the_asker_is_no_content():
     idf = {"乐": 2.0}
     assert ritual_share(analyze("My son asked me this after a museum visit. Were the musicians blind, and who led them?"),
                         idf) == ritual_share(analyze("Were the musicians blind, and who led them?"), idf)
+
+
+def test_the_asked_part_leaves_out_what_the_question_says_about_the_asker():
+    assert asked_part("I'm making a card game. Who started the round?") == "Who started the round?"
+    assert asked_part("Asking for a game I'm designing: was there a set number of rounds?") == "was there a set number of rounds?"
+    assert asked_part("Why only stone chimes? Seems oddly modest.") == "Why only stone chimes?"
+    # a preface naming another world is the question's topic; a question with no preface is itself
+    assert asked_part("I'm writing a novel set in Tudor England. How would a host greet guests?").startswith("I'm writing")
+    assert asked_part("Who bows first, the host or the guest?") == "Who bows first, the host or the guest?"
+    assert asked_part("The note says: who pours?") == "The note says: who pours?"
 
 
 def test_a_sure_classifier_needs_only_a_trace_of_the_rites_words():

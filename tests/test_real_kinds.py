@@ -154,6 +154,17 @@ def test_this_rites_act_set_beside_another_rite_is_answered_with_a_note(real_ret
         assert not other.found and ("兩篇" in other.notice or "两篇" in other.notice), text
 
 
+def test_a_point_the_commentary_compares_in_another_rite_is_answered_from_it(real_retriever):
+    """「大射何以不告樂備？」 asks about a rite the corpus lacks, on the very point a 疏 of the corpus compares (大射不告樂備者，
+    是禮主於射，略於樂故也): answered from that 疏 under the comparison note. What the commentary does not say of the
+    other rite (its music, its ranks of shooting) still gets the scope notice."""
+    a = real_retriever.ask("大射何以不告樂備？")
+    assert a.found and "大射儀本篇" in a.notice
+    assert any("大射" in e.text and "樂備" in e.text for e in a.evidence[:2])
+    for text in ("大射禮用什麼樂？", "鄉射禮司射誘射，其儀若何？", "士冠禮也有醴嗎？"):
+        assert not real_retriever.ask(text).found, text
+
+
 def test_off_topic_is_still_flagged(real_retriever):
     for q in ("明天上海會下雨嗎？", "How do I bake sourdough bread?", "宾馆几点退房？"):
         assert not real_retriever.ask(q).found, q

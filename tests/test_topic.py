@@ -9,7 +9,16 @@ from conftest import evaluation_question_keys, question_key
 
 from qa.retrieval.confidence import TOPIC_FLOOR, TOPIC_SURE, TOPIC_VETO, TOPIC_VOUCH, Calibration, Signals
 from qa.retrieval.query import analyze
-from qa.retrieval.topic import TABLE, VOICES, features, reads, topic_model, training_questions
+from qa.retrieval.topic import (
+    ASKED_MIN_WORDS,
+    TABLE,
+    VOICES,
+    features,
+    reads,
+    topic_model,
+    topic_probabilities,
+    training_questions,
+)
 from qa.text.tables import data_dir, read_table, use_data_dir
 
 
@@ -70,6 +79,24 @@ def test_probabilities_on_questions_of_both_kinds():
         "公司年会上新人要先给哪位领导敬酒？",
     ])
     assert about > TOPIC_VOUCH > TOPIC_VETO > everyday
+
+
+def test_a_question_after_the_askers_preface_is_also_read_alone():
+    """The asker's game or novel speaks of today; the question after it, of the rite: the higher verdict stands. A
+    short rest ("Any history there?") is read only whole."""
+    model = topic_model()
+    assert model is not None
+    text = "I'm building a board game. Once the guests sit down, which dishes are brought out to them first?"
+    rest = "Once the guests sit down, which dishes are brought out to them first?"
+    whole, alone = (float(p) for p in model.probability([text, rest]))
+    [read] = topic_probabilities([analyze(text)])
+    assert read == pytest.approx(max(whole, alone))
+    short = "I'm a bartender and a customer asked why we give a free drink on their birthday. Any history there?"
+    assert len("Any history there?".split()) < ASKED_MIN_WORDS
+    assert topic_probabilities([analyze(short)])[0] == pytest.approx(float(model.probability([short])[0]))
+    # Chinese is read whole
+    zh = "我在做桌游。客人坐下以后先上什么菜？"
+    assert topic_probabilities([analyze(zh)])[0] == pytest.approx(float(model.probability([zh])[0]))
 
 
 def test_no_classifier_without_its_tables(tmp_path):

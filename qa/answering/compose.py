@@ -270,7 +270,8 @@ def compose_answer(
     compared: tuple[str, ...] = ()
     if outside and layers:
         outside = ()  # 「鄭注為什麼引周禮鍾師來解釋奏陔？」 asks about the commentator's citation
-    elif outside and (named_here or getattr(query, "context", ()) or quotes_jing(query, hits) or compares_outside(query, hits)):
+    elif outside and (named_here or getattr(query, "context", ()) or quotes_jing(query, hits) or compares_outside(query, hits)
+                     or commentary_compares(query, hits)):
         # 「鄉飲酒禮告旨，鄉射禮也告旨嗎？」 names this corpus's rite beside another, 「鄉射禮也是這樣嗎？」 after a
         # question on it sets another beside what it asked (a follow-up carrying its terms); 「舉觶者降，鄉射於此有大夫之文，
         # 此何以不言？」 asks about its 經, comparing; 「賓酢主人時…辭洗？和鄉射禮順序一樣嗎？」 about its act
@@ -360,6 +361,37 @@ def compares_outside(query: "Query", hits: Sequence["Hit"]) -> bool:
     spelled = "".join(value for value in query.other_rites)
     terms = {t for t in query.expansions if t in jing and not set(t) <= set(spelled)}
     return len(pairs | terms) >= COMPARE_PAIRS
+
+
+#: Where a commentary sentence ends, for :func:`commentary_compares`.
+_COMMENTARY_SENTENCE = re.compile(r"[。；;！？!?]")
+
+
+def commentary_compares(query: "Query", hits: Sequence["Hit"]) -> bool:
+    """The question asks about a rite the corpus lacks on a point the commentary of its confident first hit
+    compares: every such rite it names is written in one sentence of that unit's 注, 疏 or 析疑 that shares
+    COMPARE_PAIRS character pairs or corpus terms with the rest of the question (「大射何以不告樂備？」 and the 疏's
+    「大射不告樂備者，是禮主於射，略於樂故也」). The answer is then that comparison, not "nothing here"."""
+    if not hits or hits[0].low_confidence or not query.other_rites:
+        return False
+    unit = hits[0].unit
+    commentary = [normalize(piece) for text in (unit.zhu, *(part.text for part in unit.shu), unit.xiyi)
+                  for piece in _COMMENTARY_SENTENCE.split(text)]
+    table = other_rites_table().chinese
+    spelled = "".join(query.other_rites)
+    rest = query.norm
+    for name, value in table:
+        if value in query.other_rites:
+            rest = rest.replace(normalize(name), " ")
+    pairs = {r[i : i + 2] for seg in (*query.segments, *query.expansions) for r in cjk_runs(seg) for i in range(len(r) - 1)}
+    pairs = {p for p in pairs if p in rest}
+    terms = {t for t in query.expansions if not set(t) <= set(spelled)}
+    for value in query.other_rites:
+        names = [normalize(name) for name, v in table if v == value]
+        if not any(any(n in sentence for n in names) and len({p for p in pairs | terms if p in sentence}) >= COMPARE_PAIRS
+                   for sentence in commentary):
+            return False
+    return True
 
 
 def _rites_notice(table: Mapping[str, str], rites: Sequence[str], lang: str) -> str:
@@ -501,6 +533,7 @@ __all__ = [
     "error_row",
     "layer_notice",
     "scope_notice",
+    "commentary_compares",
     "grounded_clauses",
     "not_found_text",
     "query_terms",

@@ -220,24 +220,55 @@ def _names_a_setting(clause: str) -> bool:
                for w in re.findall(r"[A-Za-z]+", clause)[1:])
 
 
+def _aside(text: str) -> tuple[str, str]:
+    """(the question, a remark after it): "… no bells? Seems oddly modest." → ("… no bells?", " Seems oddly modest.");
+    (text, "") when nothing follows the last question mark."""
+    asked, mark, after = text.rpartition("?")
+    if mark and asked.strip() and after.strip():
+        return asked + mark, after
+    return text, ""
+
+
+def _about_the_asker(clause: str) -> bool:
+    """A clause in the first person that names no other world ("I'm making a card game", not "I'm hosting a
+    Thanksgiving dinner")."""
+    words = WORD.findall(clause.lower().replace("'", "").replace("\u2019", ""))
+    return bool(_FIRST_PERSON.intersection(words)) and not _names_a_setting(clause)
+
+
+def _opening_preface(text: str) -> tuple[str, str]:
+    """(a first sentence about the asker before the question, the rest): "I'm making a card game about toasting
+    etiquette. Who started …?" → ("I'm making a card game about toasting etiquette.", "Who started …?");
+    ("", text) when the question has none."""
+    first, stop, rest = text.partition(". ")
+    if stop and "?" in rest and "?" not in first and _about_the_asker(first):
+        return first + stop, rest
+    return "", text
+
+
+def asked_part(text: str) -> str:
+    """An English question without what it says about the asker: the remark after it, a first sentence about the
+    asker, and an opening clause about the asker before a colon ("Asking for a game I'm designing: was there a set
+    number of rounds …?" → "was there a set number of rounds …?"). ``text`` itself when it has none of them."""
+    text = _opening_preface(_aside(text)[0])[1]
+    head, colon, rest = text.partition(":")
+    if colon and rest.strip() and "?" not in head and _about_the_asker(head):
+        return rest.strip()
+    return text
+
+
 def preface_words(text: str) -> frozenset[str]:
     """The words of ``text``'s English clauses about the asker (see ``_FIRST_PERSON``), lower-cased, apostrophes
     dropped (I'm → im), as the question's segments spell them."""
     out: set[str] = set()
     text = text.replace("'", "").replace("\u2019", "")
     # a remark after the question ("… no bells? Seems oddly modest.", "A friend swears it was dog."): an aside
-    asked, mark, after = text.rpartition("?")
-    if mark and asked.strip() and after.strip():
-        out.update(w for w in WORD.findall(after.lower()) if not glossary_words([w]))
-        text = asked
+    text, after = _aside(text)
+    out.update(w for w in WORD.findall(after.lower()) if not glossary_words([w]))
     # a sentence about the asker before the question ("I'm making a card game about toasting etiquette. Who …?"):
     # its glossary words still count (_content_terms keeps them), the rest is why it is asked
-    first, stop, rest = text.partition(". ")
-    if stop and "?" in rest and "?" not in first:
-        words = WORD.findall(first.lower())
-        named = _names_a_setting(first)
-        if _FIRST_PERSON.intersection(words) and not named:
-            out.update(words)
+    first, text = _opening_preface(text)
+    out.update(WORD.findall(first.lower()))
     for clause in _CLAUSE_END.split(text):
         words = WORD.findall(clause.lower())
         # a name inside it (Tudor England, Thanksgiving) is where the question is set: the clause is its topic
@@ -466,5 +497,5 @@ class Calibrator:
 calibrate = Calibrator()
 
 
-__all__ = ["Signals", "Calibration", "ritual_share", "calibrate", "noise_queries", "offtopic_questions",
+__all__ = ["Signals", "Calibration", "ritual_share", "calibrate", "noise_queries", "offtopic_questions", "asked_part", "preface_words",
            "RITUAL_MIN", "RITUAL_FLOOR", "CALIBRATION_VERSION"]

@@ -28,6 +28,11 @@ It gives no verdict (None) where it has not learnt to read: a classical question
 文言; those questions name their terms), a follow-up (its topic is the turn before), or a corpus the written
 questions do not cover (:attr:`qa.retrieval.asked.AskedIndex.usable`). How the confidence rule weighs its
 probability: ``TOPIC_VETO``, ``TOPIC_VOUCH`` and ``TOPIC_FLOOR`` in :mod:`qa.retrieval.confidence`.
+
+An English question that opens with why it is asked ("I'm designing a feast scene for a game. Once everyone's
+seated, what dishes come out?") is also read without it (:func:`qa.retrieval.confidence.asked_part`), and the
+higher verdict stands when what is left has ASKED_MIN_WORDS words or more: the asker's game, novel or homework
+speaks of today, the question of the rite. A short rest ("Why?", "Any history there?") is read only whole.
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ from ..corpus.renderings import sentence_questions_in, unit_questions_in
 from ..text.normalize import normalize
 from ..text.tables import data_dir, per_directory, read_table
 from ..text.tokens import WORD, char_ngrams, cjk_runs
+from .confidence import asked_part
 from .shadow import english_key
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -145,6 +151,12 @@ def reads(query: "Query") -> bool:
     return not query.context
 
 
+#: Words an English question must keep without its preface for the classifier to read it alone too (see the module
+#: docstring). Nineteenth round: lay probe English refusals 5 → 3, no development question or off-topic verdict
+#: moved at 3, 5, 6 or 8; at 3 one off-topic question got through ("I'm a bartender … Any history there?").
+ASKED_MIN_WORDS = 5
+
+
 def topic_probabilities(queries: Sequence["Query"]) -> list[float | None]:
     """P(about this corpus) of each query the classifier reads (:func:`reads`), None for the others."""
     out: list[float | None] = [None] * len(queries)
@@ -154,7 +166,10 @@ def topic_probabilities(queries: Sequence["Query"]) -> list[float | None]:
     read = [i for i, q in enumerate(queries) if reads(q)]
     for i, p in zip(read, model.probability([queries[i].text for i in read])):
         out[i] = float(p)
+        asked = asked_part(queries[i].text) if queries[i].lang in ("en", "mixed") else queries[i].text
+        if asked != queries[i].text and len(WORD.findall(asked)) >= ASKED_MIN_WORDS:
+            out[i] = max(float(p), float(model.probability([asked])[0]))
     return out
 
 
-__all__ = ["TopicModel", "topic_model", "topic_probabilities", "features", "training_questions", "reads", "TABLE", "VOICES"]
+__all__ = ["TopicModel", "topic_model", "topic_probabilities", "features", "training_questions", "reads", "TABLE", "VOICES", "ASKED_MIN_WORDS"]
