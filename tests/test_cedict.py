@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from qa.retrieval.bridge import PHRASE_CHARS, Bridge
+from qa.retrieval.bridge import QUOTED_PHRASE_CHARS, Bridge
 from qa.retrieval.query import analyze
 from qa.text.cedict import cedict, parse, pinyin_key, sense_words
 
@@ -79,7 +79,10 @@ def test_the_jing_quoted_in_pinyin_is_spelled(real_retriever):
     assert b.pinyin_terms(analyze('What does "zuo xing zhi" mean at the duke\'s feast?')) == ("坐行之",)
     assert b.pinyin_terms(analyze("Who are the 'nei xiao chen'?")) == ("内小臣",)
     assert "鹿鸣四" not in b.pinyin_terms(analyze("Why do they sing Lu ming si mu?"))
-    assert all(len(p) in PHRASE_CHARS for phrases in b.jing_phrases.values() for p in phrases)
+    assert all(len(p) in QUOTED_PHRASE_CHARS for phrases in b.jing_phrases.values() for p in phrases)
+    # two syllables read as a word of the 經 only within quotation marks ('gou jing' → 苟敬 of 「賓為苟敬」)
+    assert b.pinyin_terms(analyze("The text calls him 'gou jing'. What is that word?")) == ("苟敬",)
+    assert "苟敬" not in b.pinyin_terms(analyze("The text calls him gou jing. What is that word?"))
     a = real_retriever.ask('What does "zuo xing zhi" mean when they pass the cup around at the feast?')
     assert a.found and "坐行之" in a.hits[0].unit.jing and a.evidence[0].text.startswith("坐行之，若今坐相勸酒")
 
@@ -114,6 +117,13 @@ def test_a_follow_up_carries_the_term_spelt_in_pinyin(real_retriever):
     assert alone.carried_words == () and alone.context == ()
     a = real_retriever.ask("ok and where does he sit?", history=["In the Yili village drinking rite, who is the 'jie'?"])
     assert "zhushu.xiangyin.005" in [h.unit.id for h in a.hits[:5]]  # 介席西階上，東面
+
+
+def test_a_possessive_ending_is_no_part_of_a_syllable(real_retriever):
+    """"the jie's" spells 介 as "the jie" does."""
+    b: Bridge = real_retriever.bridge
+    assert "介" in b.pinyin_terms(analyze("And the jie's? Does he get less meat?"))
+    assert "介" in b.pinyin_terms(analyze("And the jie’s portion?"))
 
 
 def test_a_marked_syllable_spells_a_character_of_the_classic(real_retriever):

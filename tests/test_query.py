@@ -158,6 +158,9 @@ def test_a_rite_named_by_its_host_keeps_the_host():
     assert analyze("What did they serve at the king's feast in the palace?").rites == ()
     assert analyze("清朝宫廷宴会满汉全席真的存在吗？").rites == ()
     assert "公" not in analyze("In the village drinking ceremony, who pours?").expansions
+    # the 鄉飲酒禮 in lay words: a village's feast, rite or ceremony
+    assert analyze("Who pours at the village feast?").rites == ("xiangyin",)
+    assert analyze("Why was the village ceremony held in the school?").rites == ("xiangyin",)
 
 
 def test_commentator_names_become_layer_hints():
@@ -202,6 +205,10 @@ def test_a_short_question_saying_so_or_like_this_follows_on():
     history = ["What does the director of music (樂正) do?"]
     assert "乐正" in analyze("Where exactly does he stand?", history=history).context
     assert analyze("Where exactly does the host stand when he bows to the guest at the gate?", history=history).context == ()
+    # "these" / "those" of no one named point back as "they" does; "those helpers" names its subject
+    assert "乐正" in analyze("Who are these people anyway?", history=history).context
+    assert "乐正" in analyze("Where do those two stand?", history=history).context
+    assert analyze("When do those helpers get a cup?", history=history).context == ()
 
 
 def test_follow_up_keeps_its_own_subject_first():

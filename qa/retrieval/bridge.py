@@ -83,6 +83,11 @@ MIN_JING_PAIR = 2
 PER_SYLLABLE = 3
 #: Lengths of the 經's runs a reader may quote in pinyin, one word per syllable (zuo xing zhi → 坐行之).
 PHRASE_CHARS = (3, 4)
+#: ... and within quotation marks, where two syllables will do: 'gou jing' → 苟敬 of 「賓為苟敬」, a word of the 經
+#: that no glossary holds and that occurs there once (MIN_JING_PAIR asks twice of a pair read unquoted).
+QUOTED_PHRASE_CHARS = (2, *PHRASE_CHARS)
+#: An English word with a possessive ending (the jie's, the jie’s).
+_POSSESSOR = re.compile(r"([A-Za-z]+)['’]s\b")
 #: What ends a clause of the 經 (a quoted phrase lies within one).
 _CLAUSE_BREAK = re.compile(r"[，。、；：︰？！,.;:?!「」『』“”（）()\s]+")
 #: Longest modern word looked up in CC-CEDICT.
@@ -224,8 +229,9 @@ class Bridge:
     #: toneless reading → the characters of the 經 that read so, most frequent first: what a syllable the
     #: reader marks as a term ('bian', (xian)) may spell when no ritual term reads so
     jing_syllables: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    #: toneless reading → the runs of three or four characters of one clause of the 經 that read so: what a reader
-    #: quoting the text in pinyin spells ("zuo xing zhi" → 坐行之 of 「乃就席，坐行之」) when no term of the corpus reads so
+    #: toneless reading → the runs of two to four characters of one clause of the 經 that read so: what a reader
+    #: quoting the text in pinyin spells ("zuo xing zhi" → 坐行之 of 「乃就席，坐行之」; two only within quotation
+    #: marks, 'gou jing' → 苟敬) when no term of the corpus reads so
     jing_phrases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
@@ -273,7 +279,7 @@ class Bridge:
         phrases: dict[str, list[str]] = {}
         # within a clause: 鹿鳴、四牡 is no phrase 鹿鳴四
         for run in (r for u in units for clause in _CLAUSE_BREAK.split(u.jing) for r in cjk_runs(normalize(clause))):
-            for n in PHRASE_CHARS:
+            for n in QUOTED_PHRASE_CHARS:
                 for i in range(len(run) - n + 1):
                     for reading in spellings(dictionary, run[i : i + n]):
                         phrases.setdefault(reading, []).append(run[i : i + n])
@@ -340,7 +346,9 @@ class Bridge:
         run is up to MAX_PINYIN_WORDS words, none of them an English word, whose joined reading is a
         term's; the longest run first. A one-syllable word reads as the rarest one-character terms; three or four
         syllables that spell no term may spell a run of one clause of the 經 (:attr:`jing_phrases`)."""
-        words = [w for w in query.segments if w.isascii() and w.isalpha()]
+        # "the jie's": a possessive ending is no part of the syllable
+        possessed = {w.lower() + "s" for w in _POSSESSOR.findall(query.text)}
+        words = [w[:-1] if w.lower() in possessed else w for w in query.segments if w.isascii() and w.isalpha()]
         marked = _marked_words(query)
         quoted = _marked_phrase_words(query)  # a quoted word is the reader's term even where English has it ('gong')
         out: list[tuple[str, ...]] = []
@@ -348,6 +356,8 @@ class Bridge:
         for phrase in _marked_phrases(query):
             key = pinyin_key("".join(phrase))
             terms = self.by_reading.get(key, ()) if len(phrase) > 1 else ()
+            if not terms and len(phrase) in QUOTED_PHRASE_CHARS:  # a word of the 經 no glossary holds ('gou jing')
+                terms = tuple(t for t in self.jing_phrases.get(key, ()) if len(t) == len(phrase))
             if len(terms) == 1:
                 out.append(terms)
                 words = [w for w in words if w.lower() not in phrase]
@@ -368,7 +378,7 @@ class Bridge:
                 if not terms and n == 1 and run[0] in marked:  # a syllable marked as a term: a character of the 經
                     terms = self.jing_syllables.get(key, ())
                 elif not terms and n >= min(PHRASE_CHARS):  # three or four syllables: the 經 quoted in pinyin
-                    terms = self.jing_phrases.get(key, ())
+                    terms = tuple(t for t in self.jing_phrases.get(key, ()) if len(t) == n)
                 elif len(terms) > 1:  # one syllable, several characters: the most specific ones
                     # a person of the rite first (shi: 士, qing: 卿), then the rarest (zhi: 旨 觯 至)
                     roles = glossary_roles()

@@ -92,6 +92,10 @@ _PRONOUNS_ZH = ("他们", "她们", "他", "她", "它")
 #: its subject, and the turn before's terms then cost more than they help: measured with 8, h1 -2).
 _PRONOUNS_EN = frozenset("he him his hes she her they them their theyre".split())
 ENGLISH_BARE_PRONOUN_MAX_WORDS = 4
+#: "these" and "those" point back as they do when they stand alone or before a word that names nobody in particular
+#: ("Who are these people anyway?"); "those helpers" names its subject.
+_DEMONSTRATIVES_EN = frozenset({"these", "those"})
+_GENERIC_EN = frozenset("people men ones guys folks persons fellows two three four".split())
 
 
 #: A demonstrative of manner or degree (這麼, 這樣) or of a thing, place or time (這個, 這種, 這裡, 這時) points back at
@@ -123,8 +127,11 @@ def _opens_with_pronoun(pieces: list[tuple[str, str]]) -> bool:
 
 
 def _has_english_pronoun(pieces: list[tuple[str, str]]) -> bool:
-    """An English third-person pronoun (he, him, they, them …): someone the turn before named."""
-    return any(k == "word" and s.lower().replace("'", "").replace("\u2019", "") in _PRONOUNS_EN for k, s in pieces)
+    """An English third-person pronoun (he, him, they, them …; these or those of no one named, "these people"):
+    someone the turn before named."""
+    words = [s.lower().replace("'", "").replace("\u2019", "") for k, s in pieces if k == "word"]
+    return any(w in _PRONOUNS_EN or (w in _DEMONSTRATIVES_EN and (i + 1 == len(words) or words[i + 1] in _GENERIC_EN))
+               for i, w in enumerate(words))
 
 
 def _has_pronoun(pieces: list[tuple[str, str]]) -> bool:
