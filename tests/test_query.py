@@ -169,6 +169,16 @@ def test_commentator_names_become_layer_hints():
     assert analyze("What is Fang Bao's view?").layers == ("xiyi",)
 
 
+def test_a_bare_layer_asked_to_explain_is_named():
+    """「疏何以釋之？」 asks the 疏 as 「賈疏何以釋之？」 does; a 注 written before the words it quotes only says whose they
+    are; a layer asked in a later question of two asks for more, not instead."""
+    assert analyze("注云「禮者尚敬」，疏何以釋之？").layers == ("shu",)
+    assert analyze("鄭注「禮者尚敬」，疏怎麼解釋？").layers == ("shu",)
+    assert analyze("這一句注云何？").layers == ("zhu",)
+    assert analyze("疏是什麼意思？").layers == ()
+    assert analyze("燕礼的乐正相当于天子的什么官？乡饮酒礼的疏又怎么说？").layers == ()
+
+
 def test_a_layer_word_after_a_commentator_is_no_topic():
     # 疏 of 「賈公彥的疏」 names the layer already named: nothing to match, so the follow-up keeps its subject
     q = analyze("那賈公彥的疏又怎麼說？", history=["方苞怎麼看燕禮裡的「士旅食」？"])

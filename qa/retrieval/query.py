@@ -531,6 +531,22 @@ LAYER_WORDS = frozenset({"注", "疏", "注疏", "说法", "看法", "观点", "
 _HYPHEN = re.compile(r"(?<=[A-Za-z])[-‐‑–—―/](?=[A-Za-z])")
 #: An English possessive ending ("the Liji's", "Zheng Xuan's", "the guest’s"): the name is the word before it.
 _POSSESSIVE = re.compile(r"(?<=[A-Za-z])['’]s\b")
+#: A bare 疏 or 注 asked to explain (「疏何以釋之？」, 「疏怎麼說明？」, 「注云何？」) names its layer as 賈疏 or 鄭注 do; one
+#: written before a quotation (注云「…」, 鄭注「…」) only says where the quoted words are.
+_ASKED_LAYER = re.compile(
+    r"(?<![賈贾鄭郑])(疏|注)(?:文|裡|里|中)?(?:又|則|则)?(?:是)?(?:何以|怎麼|怎么|如何)(?:釋|释|解|說|说|講|讲|看)"
+    r"|(?<![賈贾鄭郑])(疏|注)(?:云何|何說|何说|謂何|谓何)")
+_QUOTED_LAYER = re.compile(r"(疏|注)(?:云|曰|說|说)?[「『“]")
+_LAYER_OF = {"疏": "shu", "注": "zhu"}
+
+
+def _asked_layers(text: str) -> list[str]:
+    """The layers the first question of ``text`` asks to explain by their bare name (see ``_ASKED_LAYER``), in text
+    order. A later question's (「燕礼的乐正相当于天子的什么官？乡饮酒礼的疏又怎么说？」) asks for more, not instead."""
+    first = re.split(r"(?<=[？?])", text, maxsplit=1)[0]
+    return list(dict.fromkeys(_LAYER_OF[m.group(1) or m.group(2)] for m in _ASKED_LAYER.finditer(first)))
+
+
 #: A classical prompt's opening 「問」 (問玄酒在西者何): scaffolding only at the very start.
 _ASK_OPENING = ("問", "问")
 
@@ -574,7 +590,8 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
     content_words = 0
     words: list[str] = []
     rites: list[str] = []
-    layers: list[str] = []
+    asked_layers = _asked_layers(matched)
+    layers: list[str] = list(asked_layers)
 
     def flush_words() -> None:
         nonlocal content_words
@@ -604,6 +621,10 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
         core_parts.extend(kept)
         content_cjk += sum(len(k) for k in kept)
     flush_words()
+    if asked_layers:
+        # 「鄭注「禮者尚敬」，疏怎麼解釋？」: the 疏 is asked; the 注 only says whose words are quoted
+        quoting = {_LAYER_OF[m.group(1)] for m in _QUOTED_LAYER.finditer(matched)} - set(asked_layers)
+        layers = [x for x in dict.fromkeys(layers) if x not in quoting]
 
     core = " ".join(core_parts)
     core_cjk = "".join(p for p in core_parts if not p.isascii())
