@@ -39,6 +39,9 @@ OFF_TOPIC = [
     "What does the host of a podcast do?",
     # a lone syllable not marked as a term is no ritual word (ming of the Ming dynasty)
     "What was it like to sit the imperial civil service exams in the Ming dynasty?",
+    # an eatery or an orchestra of today, in the rite's words (主人, 客, 禮; the conductor who stands in the middle)
+    "今日主人在茶樓請客，客人先到，合禮嗎？",
+    "交響樂團演出時，指揮為何站在中央？",
 ]
 RITUAL = ["旨", "何謂旅酬", "What is 旅酬?", "介", "樂正是什麼官", "脫鞋是什么意思", "鄉飲酒禮", "why does the guest say 旨?",
           "主人酬賓的時候，為什麼要自己先把酒喝了？",
