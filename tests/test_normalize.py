@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: text like the seeds': CJK (both scripts), full-width punctuation, quotes, private-use glyphs, ASCII
 _ALPHABET = st.sampled_from(
-    list("司宮宫兼卷重席設设於于賓宾左東东上雲云麵面複復徧遍著着鄕乡眂视傋备麺脀胥")
+    list("司宮宫兼卷重席設设於于賓宾左東东上雲云麵面複復徧遍著着鄕乡眂视傋备麺脀胥醻郷楽")
     + list("，。：；、！？“”「」『』（）《》【】○●︰ \t\u3000")
     + ["\ue000", "\uf8ff", "\U000f0001"]
     + list("abcAZ019 .,-ＡＢ１２")
@@ -61,6 +61,9 @@ def test_variants_from_table():
     table = variant_table()
     assert table["徧"] == "遍" and normalize("徧") == normalize("遍")
     assert normalize("以著其位") == normalize("以着其位")
+    # other editions' and scholars' 醻 is 酬; a Japanese reader's 郷飲酒礼 and 楽正 are the 鄉飲酒禮 and 樂正
+    assert normalize("旅醻") == normalize("旅酬")
+    assert normalize("郷飲酒礼の楽正") == normalize("鄉飲酒禮の樂正")
     for src, dst in table.items():
         assert fold_char(dst) == dst, f"variant target {dst} (for {src}) is not a fixed point"
 
