@@ -37,7 +37,16 @@ from itertools import islice, product
 from typing import TYPE_CHECKING
 
 from ..text.cedict import Cedict, cedict, pinyin_key, sense_words
-from ..text.lexicon import glossary, glossary_roles, modern_table, other_rites_table, rites_table, stem
+from ..text.lexicon import (
+    beyond_table,
+    commentators_table,
+    glossary,
+    glossary_roles,
+    modern_table,
+    other_rites_table,
+    rites_table,
+    stem,
+)
 from ..text.normalize import normalize
 from ..text.tokens import WORD, bigrams, cjk_runs, fold_latin
 from .glosses import Gloss, mine_glosses
@@ -88,6 +97,16 @@ PHRASE_CHARS = (3, 4)
 QUOTED_PHRASE_CHARS = (2, *PHRASE_CHARS)
 #: An English word with a possessive ending (the jie's, the jie’s).
 _POSSESSOR = re.compile(r"([A-Za-z]+)['’]s\b")
+#: Kinds of ``beyond.tsv`` word: another work, a commentator's life, the classic's history (:meth:`Bridge.asks_beyond`).
+BEYOND_WORK, BEYOND_LIFE, BEYOND_HISTORY = "work", "life", "history"
+#: How far (characters, or English words) after a commentator's name a word of his life still speaks of him.
+LIFE_GAP = 6
+#: ... and how many English words before it ("the biography of Fang Bao").
+LIFE_BEFORE = 2
+#: The commentary named as such: a question that writes it is about the corpus's notes (normalized).
+_COMMENTARY_WORDS = ("注", "疏")
+#: The classic's own titles (normalized).
+_CLASSIC_TITLES = ("仪礼", "礼经")
 #: What ends a clause of the 經 (a quoted phrase lies within one).
 _CLAUSE_BREAK = re.compile(r"[，。、；：︰？！,.;:?!「」『』“”（）()\s]+")
 #: Longest modern word looked up in CC-CEDICT.
@@ -551,9 +570,67 @@ class Bridge:
         return False
 
     def about_other_text(self, query: "Query") -> bool:
-        """The question is about another text than the corpus: it quotes one (:meth:`quotes_elsewhere`) or names
-        one in title marks (:meth:`names_other_work`). The confidence rule's ``elsewhere`` signal."""
-        return self.quotes_elsewhere(query) or self.names_other_work(query)
+        """The question is about another text than the corpus: it quotes one (:meth:`quotes_elsewhere`), names
+        one in title marks (:meth:`names_other_work`), or asks what the corpus's text cannot say (:meth:`asks_beyond`).
+        The confidence rule's ``elsewhere`` signal."""
+        return self.quotes_elsewhere(query) or self.names_other_work(query) or self.asks_beyond(query)
+
+    def asks_beyond(self, query: "Query") -> bool:
+        """The question asks what the corpus's text cannot say (``qa/data/beyond.tsv``): another work by name (「詩經分為
+        風雅頌，各指什麼？」, "the Analects"), a named commentator's life (「鄭玄的老師是誰？」), or the classic's own history
+        (「儀禮十七篇是誰傳下來的？」), and names nothing of the corpus's own beyond that: no rite of it, no ritual term
+        of its own, no term in pinyin, no run of four characters of its text (「周禮鍾師如何奏陔夏？」: the 注 cites
+        「周禮‧鍾師」), not the 經, 注 or 疏 themselves."""
+        found = set(names_in(beyond_table(), query.norm, WORD.findall(query.norm)))
+        if not found or self._names_its_own(query):
+            return False
+        if BEYOND_WORK in found and not query.layers:
+            # a work set beside the rite's own people or acts (「宴饮开始时乐工演唱的三首诗出自《诗经》的哪一部分？」) is about them
+            return not self.names_ritual_term(query)
+        if BEYOND_LIFE in found and query.layers and self._about_the_commentator(query):
+            return True
+        return BEYOND_HISTORY in found and self._names_the_classic(query)
+
+    def _about_the_commentator(self, query: "Query") -> bool:
+        """A word of a life (``beyond.tsv`` kind ``life``) follows a commentator's name closely: 「鄭玄的老師」, 「方望溪何許人也」,
+        "Zheng Xuan's teacher", "When was Fang Bao born?", or just precedes it ("the biography of Fang Bao", "Who taught
+        Zheng Xuan?"); not the asker's own teacher before the question (「老師上課提到…方苞同意嗎？」, "My teacher asked me
+        what Zheng Xuan says …")."""
+        life = [normalize(name) for name, kind in beyond_table().chinese if kind == BEYOND_LIFE]
+        names = [name for name, _ in commentators_table().chinese]
+        norm = query.norm
+        for word in life:
+            for m in re.finditer(re.escape(word), norm):
+                before = norm[max(0, m.start() - LIFE_GAP - 4) : m.start()]
+                if any(name in before and len(before) - (before.rfind(name) + len(name)) <= LIFE_GAP for name in names):
+                    return True
+        words = WORD.findall(norm)
+        stems = [stem(w) for w in words]
+        english_life = {key[0] for key, kind in beyond_table().english.items() if kind == BEYOND_LIFE and len(key) == 1}
+        named = [i for i, key in enumerate(stems) if any(key == k[0] for k in commentators_table().english)]
+        for i, key in enumerate(stems):
+            if key not in english_life:
+                continue
+            if any(0 < i - j <= LIFE_GAP or 0 < j - i <= LIFE_BEFORE for j in named):
+                return True  # "Zheng Xuan's teacher", "When was Fang Bao born?", "the biography of Fang Bao"
+        return False
+
+    def _names_its_own(self, query: "Query") -> bool:
+        """The question names something of the corpus's own: a rite by a name of its own, a ritual term no everyday
+        word is, a term in pinyin, a one-character term standing alone, the 經 (經云) or the commentary (注, 疏)."""
+        runs = [r for seg in query.segments for r in cjk_runs(seg)]
+        return (self._names_rite_itself(query) or self.refers_to_classic(query) or self.quotes_corpus(query)
+                or any(len(t) > 1 for t in self.pinyin_terms(query))
+                or any(t not in self.dictionary for t in self._ritual_terms_in(runs))
+                or self._names_one_character_term(query, runs)
+                or any(self._shares_run(r) for r in runs)  # 周禮鍾師 of the 注's 「周禮‧鍾師」: the text it cites
+                or any(w in query.norm for w in _COMMENTARY_WORDS))
+
+    def _names_the_classic(self, query: "Query") -> bool:
+        """The question names the 儀禮 as a book (儀禮, 禮經; Yili, "the Yi li")."""
+        words = WORD.findall(query.norm)
+        joined = " ".join(words)
+        return any(t in query.norm for t in _CLASSIC_TITLES) or "yili" in words or "yi li" in joined
 
     def names_other_work(self, query: "Query") -> bool:
         """The question names a work in title marks that the corpus never mentions (《史記》, 《詩經》的〈碩鼠〉,

@@ -223,6 +223,12 @@ def modern_table() -> _Names:
     return _names("modern.tsv", data_dir())
 
 
+def beyond_table() -> _Names:
+    """What the corpus's text cannot say, from ``beyond.tsv``: other works by name (論語, "the Analects"), words asking
+    about a commentator's life (生平, "teacher") or about the classic's history (作者, "translated")."""
+    return _names("beyond.tsv", data_dir())
+
+
 def english_of_terms() -> dict[str, tuple[str, str]]:
     """Normalized corpus term → (the term as the glossary writes it, its first English name there).
 
@@ -284,6 +290,7 @@ __all__ = [
     "english_of_terms",
     "glossary",
     "other_rites_table",
+    "beyond_table",
     "rite_names",
     "rites_table",
     "scaffolding",

@@ -57,6 +57,8 @@ TABLES: dict[str, TableSpec] = {
     "voices.tsv": TableSpec(("unit id", "voice", "question"), 3, indexed=False),
     # words of today's world (the confidence rule reads them per question; nothing an index stores)
     "modern.tsv": TableSpec(("name", "kind"), 2, indexed=False),
+    # ... and what the corpus's text cannot say: other works, a commentator's life, the classic's history
+    "beyond.tsv": TableSpec(("name", "kind"), 2, indexed=False),
     "jing_reference.txt": TableSpec(("normalized 經 text",), 1),
     "corrections.tsv": TableSpec(("source file", "wrong form in context", "corrected", "why"), 4, indexed=False),
     # the learned re-ranker's weights: they order search results, never what an index stores
