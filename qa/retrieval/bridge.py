@@ -617,7 +617,8 @@ class Bridge:
 
     def _names_its_own(self, query: "Query") -> bool:
         """The question names something of the corpus's own: a rite by a name of its own, a ritual term no everyday
-        word is, a term in pinyin, a one-character term standing alone, the 經 (經云) or the commentary (注, 疏)."""
+        word is, a term in pinyin, a one-character term standing alone, a run of QUOTE_CHARS characters of its text,
+        the 經 (經云) or the commentary (注, 疏)."""
         runs = [r for seg in query.segments for r in cjk_runs(seg)]
         return (self._names_rite_itself(query) or self.refers_to_classic(query) or self.quotes_corpus(query)
                 or any(len(t) > 1 for t in self.pinyin_terms(query))

@@ -152,8 +152,8 @@ def reads(query: "Query") -> bool:
 
 
 #: Words an English question must keep without its preface for the classifier to read it alone too (see the module
-#: docstring). Nineteenth round: lay probe English refusals 5 → 3, no development question or off-topic verdict
-#: moved at 3, 5, 6 or 8; at 3 one off-topic question got through ("I'm a bartender … Any history there?").
+#: docstring). Nineteenth round: lay probe English refusals 5 → 3; at 5, 6 or 8 no development question or off-topic
+#: verdict moved, at 3 one off-topic question got through ("I'm a bartender … Any history there?").
 ASKED_MIN_WORDS = 5
 
 
@@ -167,7 +167,7 @@ def topic_probabilities(queries: Sequence["Query"]) -> list[float | None]:
     for i, p in zip(read, model.probability([queries[i].text for i in read])):
         out[i] = float(p)
         asked = asked_part(queries[i].text) if queries[i].lang in ("en", "mixed") else queries[i].text
-        if asked != queries[i].text and len(WORD.findall(asked)) >= ASKED_MIN_WORDS:
+        if asked != queries[i].text and len(WORD.findall(asked.lower())) >= ASKED_MIN_WORDS:
             out[i] = max(float(p), float(model.probability([asked])[0]))
     return out
 
