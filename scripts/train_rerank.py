@@ -31,6 +31,7 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from unittest.mock import patch
 
 import numpy as np
 
@@ -72,9 +73,8 @@ def record(retriever: Retriever, questions: list[Question]) -> list[Sample]:
         calls.append((query, list(fused), idf, evidence, out))
         return out
 
-    retriever_module.rerank = recorder  # type: ignore[assignment]
     samples = []
-    try:
+    with patch.object(retriever_module, "rerank", recorder):  # the recorder asks the hand order of the original
         for q in questions:
             calls.clear()
             answer = retriever.ask(q.question, k=K, history=q.history)
@@ -91,8 +91,6 @@ def record(retriever: Retriever, questions: list[Question]) -> list[Sample]:
             tail_rank = next((DEPTH + i for i, (u, _) in enumerate(tail, 1) if any(g.matches(u) for g in q.gold)), 0)
             hand_rank = next((i for i, (u, _) in enumerate(hand, 1) if any(g.matches(u) for g in q.gold)), 0)
             samples.append(Sample(q.id, q.lang, q.kind, x, gold, tail_rank, hand_rank, bool(query.context)))
-    finally:
-        retriever_module.rerank = original  # type: ignore[assignment]
     return samples
 
 

@@ -21,9 +21,22 @@ import argparse
 import datetime
 import logging
 from pathlib import Path
+from unittest.mock import patch
 
 import numpy as np
-from train_rerank import Sample, cv_ranks, development_files, fit, fmt, group_folds, metrics, ranked, record_sets, write_weights
+from train_rerank import (
+    Sample,
+    cv_ranks,
+    development_files,
+    fit,
+    fmt,
+    folds_of,
+    group_folds,
+    metrics,
+    ranked,
+    record_sets,
+    write_weights,
+)
 
 import qa.answering.sentences as sentences_module
 from qa import Retriever
@@ -52,9 +65,8 @@ def record(retriever: Retriever, questions: list[Question]) -> list[Sample]:
         calls.append((query, [c for c, _ in out], ctx, [s for _, s in out]))
         return out
 
-    sentences_module.ordered = recorder  # type: ignore[assignment]
     samples = []
-    try:
+    with patch.object(sentences_module, "ordered", recorder):  # the recorder asks the hand order of the original
         for q in questions:
             calls.clear()
             retriever.ask(q.question, history=q.history)
@@ -71,17 +83,16 @@ def record(retriever: Retriever, questions: list[Question]) -> list[Sample]:
             x, gold = x[keep], gold[keep]
             hand_rank = int(np.flatnonzero(gold)[0]) + 1  # the candidates come in the hand order
             samples.append(Sample(q.id, q.lang, q.kind, x, gold, 0, hand_rank))
-    finally:
-        sentences_module.ordered = original  # type: ignore[assignment]
     return samples
 
 
 def choose(groups: list[str], samples: list[Sample]) -> float:
     """The L2 strength with the best share of first candidates holding the evidence (then MRR; ties: the stronger),
-    by INNER_FOLDS folds of whole question sets."""
+    by INNER_FOLDS folds of whole question sets (random folds of its questions when there is one set)."""
     names = list(dict.fromkeys(groups))
     fold_of = {name: i % INNER_FOLDS for i, name in enumerate(names)}
-    folds = [np.array([i for i, g in enumerate(groups) if fold_of[g] == k]) for k in range(min(INNER_FOLDS, len(names)))]
+    folds = ([np.array([i for i, g in enumerate(groups) if fold_of[g] == k]) for k in range(min(INNER_FOLDS, len(names)))]
+             if len(names) > 1 else folds_of(len(samples), INNER_FOLDS, 0))  # one set left (two given): as train_rerank
     return best_strength({lam: metrics(cv_ranks(samples, lam, folds)) for lam in LAMBDAS})
 
 
