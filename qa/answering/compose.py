@@ -349,18 +349,21 @@ def compares_outside(query: "Query", hits: Sequence["Hit"]) -> bool:
     elif _COMPARE_EN.isdisjoint(w.lower() for w in re.findall(r"[A-Za-z]+", query.text)) and not _COMPARE_EN_PHRASE.search(
             query.text):
         return False
-    rest = norm
-    for name in names:
-        rest = rest.replace(name, " ")
     # a 析疑 lemma quotes a few words of the 經; Fang Bao's note says what the lemma is about
     jing = normalize(hits[0].unit.jing + hits[0].unit.xiyi)
+    return len({w for w in _compared_words(query, names) if w in jing}) >= COMPARE_PAIRS
+
+
+def _compared_words(query: "Query", names: Sequence[str]) -> set[str]:
+    """What a question comparing another rite says of the act compared: its character pairs outside the rites'
+    ``names`` (normalized), and its words in the corpus's terms (洗, 尊 of "the basin for washing cups … the wine
+    jars"; 介 of 副宾) unless they only spell the compared rite (射 of "archery")."""
+    rest = query.norm
+    for name in names:
+        rest = rest.replace(name, " ")
     pairs = {r[i : i + 2] for seg in (*query.segments, *query.expansions) for r in cjk_runs(seg) for i in range(len(r) - 1)}
-    pairs = {p for p in pairs if p in rest and p in jing}
-    # the question's words in the corpus's terms (洗, 尊 of "the basin for washing cups … the wine jars"; 介 of 副宾)
-    # count as its own, unless they only spell the compared rite (射 of "archery")
-    spelled = "".join(value for value in query.other_rites)
-    terms = {t for t in query.expansions if t in jing and not set(t) <= set(spelled)}
-    return len(pairs | terms) >= COMPARE_PAIRS
+    spelled = set("".join(query.other_rites))
+    return {p for p in pairs if p in rest} | {t for t in query.expansions if not set(t) <= spelled}
 
 
 #: Where a commentary sentence ends, for :func:`commentary_compares`.
@@ -378,17 +381,10 @@ def commentary_compares(query: "Query", hits: Sequence["Hit"]) -> bool:
     commentary = [normalize(piece) for text in (unit.zhu, *(part.text for part in unit.shu), unit.xiyi)
                   for piece in _COMMENTARY_SENTENCE.split(text)]
     table = other_rites_table().chinese
-    spelled = "".join(query.other_rites)
-    rest = query.norm
-    for name, value in table:
-        if value in query.other_rites:
-            rest = rest.replace(normalize(name), " ")
-    pairs = {r[i : i + 2] for seg in (*query.segments, *query.expansions) for r in cjk_runs(seg) for i in range(len(r) - 1)}
-    pairs = {p for p in pairs if p in rest}
-    terms = {t for t in query.expansions if not set(t) <= set(spelled)}
+    words = _compared_words(query, [name for name, value in table if value in query.other_rites])
     for value in query.other_rites:
-        names = [normalize(name) for name, v in table if v == value]
-        if not any(any(n in sentence for n in names) and len({p for p in pairs | terms if p in sentence}) >= COMPARE_PAIRS
+        names = [name for name, v in table if v == value]
+        if not any(any(n in sentence for n in names) and len({w for w in words if w in sentence}) >= COMPARE_PAIRS
                    for sentence in commentary):
             return False
     return True
