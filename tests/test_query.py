@@ -179,6 +179,19 @@ def test_a_bare_layer_asked_to_explain_is_named():
     assert analyze("燕礼的乐正相当于天子的什么官？乡饮酒礼的疏又怎么说？").layers == ()
 
 
+def test_a_commentator_named_before_the_words_he_is_quoted_for_is_not_the_layer_asked():
+    """「試據賈疏解釋鄭注“燕乃祭薦”的意思」 asks the 疏 on words of the 注; named alone, the quoted 注 is the layer."""
+    assert analyze("试据贾疏解释郑注“燕乃祭荐，不敢于盛成礼”的意思。").layers == ("shu",)
+    assert analyze("鄭注云：「禮者尚敬」，賈疏如何解釋？").layers == ("shu",)
+    assert analyze("鄭注「禮者尚敬」何謂？").layers == ("zhu",)
+
+
+def test_a_worksheet_frame_names_nothing_in_the_text():
+    """請說明…的用意, 試述, 請引鄭注說明: the frame is scaffolding; 說明 leaves no 明 behind."""
+    q = analyze("主人酬賓之後，賓把觶放在薦東而不飲，其用意何在？請引鄭注說明。")
+    assert "明" not in q.core.split() and "用意" not in q.core and q.layers == ("zhu",)
+
+
 def test_a_layer_word_after_a_commentator_is_no_topic():
     # 疏 of 「賈公彥的疏」 names the layer already named: nothing to match, so the follow-up keeps its subject
     q = analyze("那賈公彥的疏又怎麼說？", history=["方苞怎麼看燕禮裡的「士旅食」？"])

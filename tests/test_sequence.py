@@ -34,6 +34,9 @@ XY = "zhushu.xiangyin."
         ("What happens next?", 1, ""),
         ("the next step?", 1, ""),
         ("What came before that?", -1, ""),
+        ("And after that?", 1, ""),
+        ("then what?", 1, ""),
+        ("What then?", 1, ""),
         ("燕禮作樂之後呢？", 1, "作樂"),  # the rite named is the query's rites, not part of the step
         ("鄉飲酒禮的旅酬之後呢", 1, "旅酬"),
         ("What happens after the 獻大夫 in the 燕禮?", 1, "獻大夫"),
@@ -46,7 +49,8 @@ def test_sequence_questions(question, step, target):
 
 @pytest.mark.parametrize(
     "question",
-    ["賓為什麼說旨？", "主人獻賓後為何洗爵", "燕禮誰為主人？", "Why does the guest say 旨?", "", "？", "What is 旨?"],
+    ["賓為什麼說旨？", "主人獻賓後為何洗爵", "燕禮誰為主人？", "Why does the guest say 旨?", "", "？", "What is 旨?",
+     "What does the guest do after that toast?"],
 )
 def test_other_questions_are_not_sequence_questions(question):
     assert parse_sequence(question) is None

@@ -51,7 +51,8 @@ _EN_BEFORE = (
 )
 _EN_NEXT = re.compile(
     r"^(?:and\s+|so\s+)?(?:then\s+)?(?:what(?:'s|\s+is|\s+happens|\s+comes)?\s+next|what\s+(?:happens|comes)\s+(?:then|after\s+that|afterwards)"
-    r"|(?:what\s+is\s+|what's\s+)?the\s+next\s+(?:step|stage|section|part)|and\s+then|next\s+(?:step|stage|section))$"
+    r"|(?:what\s+is\s+|what's\s+)?the\s+next\s+(?:step|stage|section|part)|and\s+then|next\s+(?:step|stage|section)"
+    r"|(?:and\s+|so\s+)?(?:right\s+|just\s+)?after\s+that|(?:and\s+|so\s+)?then\s+what|(?:and\s+)?what\s+then|and\s+next)$"
 )
 _EN_PREVIOUS = re.compile(
     r"^(?:and\s+)?(?:what\s+(?:came|comes|happened|happens)\s+before(?:\s+that)?|(?:what\s+(?:is|was)\s+|what's\s+)?the\s+(?:previous|preceding)\s+(?:step|stage|section|part))$"

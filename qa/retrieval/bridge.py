@@ -582,7 +582,8 @@ class Bridge:
         of its own, no term in pinyin, no run of four characters of its text (「周禮鍾師如何奏陔夏？」: the 注 cites
         「周禮‧鍾師」), not the 經, 注 or 疏 themselves."""
         found = set(names_in(beyond_table(), query.norm, WORD.findall(query.norm)))
-        if not found or self._names_its_own(query):
+        # a commentator's life names his commentary as one of his works (「除了儀禮疏他還寫過什麼書？」): no layer asked
+        if not found or self._names_its_own(query, commentary=found != {BEYOND_LIFE}):
             return False
         if BEYOND_WORK in found and not query.layers:
             # a work set beside the rite's own people or acts (「宴饮开始时乐工演唱的三首诗出自《诗经》的哪一部分？」) is about them
@@ -615,17 +616,17 @@ class Bridge:
                 return True  # "Zheng Xuan's teacher", "When was Fang Bao born?", "the biography of Fang Bao"
         return False
 
-    def _names_its_own(self, query: "Query") -> bool:
+    def _names_its_own(self, query: "Query", commentary: bool = True) -> bool:
         """The question names something of the corpus's own: a rite by a name of its own, a ritual term no everyday
         word is, a term in pinyin, a one-character term standing alone, a run of QUOTE_CHARS characters of its text,
-        the 經 (經云) or the commentary (注, 疏)."""
+        the 經 (經云) or, with ``commentary``, the commentary (注, 疏)."""
         runs = [r for seg in query.segments for r in cjk_runs(seg)]
         return (self._names_rite_itself(query) or self.refers_to_classic(query) or self.quotes_corpus(query)
                 or any(len(t) > 1 for t in self.pinyin_terms(query))
                 or any(t not in self.dictionary for t in self._ritual_terms_in(runs))
                 or self._names_one_character_term(query, runs)
                 or any(self._shares_run(r) for r in runs)  # 周禮鍾師 of the 注's 「周禮‧鍾師」: the text it cites
-                or any(w in query.norm for w in _COMMENTARY_WORDS))
+                or (commentary and any(w in query.norm for w in _COMMENTARY_WORDS)))
 
     def _names_the_classic(self, query: "Query") -> bool:
         """The question names the 儀禮 as a book (儀禮, 禮經; Yili, "the Yi li")."""

@@ -536,7 +536,7 @@ _POSSESSIVE = re.compile(r"(?<=[A-Za-z])['’]s\b")
 _ASKED_LAYER = re.compile(
     r"(?<![賈贾鄭郑])(疏|注)(?:文|裡|里|中)?(?:又|則|则)?(?:是)?(?:何以|怎麼|怎么|如何)(?:釋|释|解|說|说|講|讲|看)"
     r"|(?<![賈贾鄭郑])(疏|注)(?:云何|何說|何说|謂何|谓何)")
-_QUOTED_LAYER = re.compile(r"(疏|注)(?:云|曰|說|说)?[「『“]")
+_QUOTED_LAYER = re.compile(r"(疏|注)(?:云|曰|說|说)?[：:︰]?[「『“]")
 _LAYER_OF = {"疏": "shu", "注": "zhu"}
 
 
@@ -621,9 +621,10 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
         core_parts.extend(kept)
         content_cjk += sum(len(k) for k in kept)
     flush_words()
-    if asked_layers:
-        # 「鄭注「禮者尚敬」，疏怎麼解釋？」: the 疏 is asked; the 注 only says whose words are quoted
-        quoting = {_LAYER_OF[m.group(1)] for m in _QUOTED_LAYER.finditer(matched)} - set(asked_layers)
+    # 「鄭注「禮者尚敬」，疏怎麼解釋？」, 「試據賈疏解釋鄭注“燕乃祭薦”」: the 疏 is asked; the 注 written before the words it
+    # quotes only says whose they are (named alone, 「鄭注「…」何謂？」, it is the layer asked)
+    quoting = {_LAYER_OF[m.group(1)] for m in _QUOTED_LAYER.finditer(matched)} - set(asked_layers)
+    if quoting and set(layers) - quoting:
         layers = [x for x in dict.fromkeys(layers) if x not in quoting]
 
     core = " ".join(core_parts)
@@ -645,6 +646,14 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
     # a question that names a rite is about it, unless it says it follows on (那燕禮呢？)
     # 「鄉射禮也是這樣嗎？」, "Is it the same in the archery rite?": another rite set beside what the turn before asked
     compares_back = bool(recent and outside and not rites and _refers_back(parts, matched))
+    if recent and rites and not outside and _refers_back(parts, matched) and content_cjk <= FOLLOW_UP_MAX_CJK \
+            and content_words <= FOLLOW_UP_MAX_WORDS:
+        # "Is it the same at the lord's banquet, the Yan li?", 「燕禮也是這樣嗎？」: the point the turn before asked, in the
+        # other rite of the corpus
+        try:
+            compares_back = set(analyze(recent[-1], max_chars=max_chars, history=recent[:-1]).rites) - set(rites) != set()
+        except QueryError:  # pragma: no cover - recent holds only non-empty turns
+            pass
     standalone = bool(rites or outside) and not has_follow_up_marker(parts) and not compares_back
     if recent and not standalone and (compares_back or is_follow_up(parts, content_cjk, content_words)):
         try:

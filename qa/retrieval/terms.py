@@ -84,7 +84,7 @@ _ORDER_ASKED = ("顺序", "次序", "先后", "什么时候", "何时", "几时"
 #: a question is mostly a conjunction ("Why, when the host washes …").
 _WHEN_OPENING = re.compile(r"when (?:do|does|did|is|are|was|were)\b")
 #: A sentence that says an order: by age (以齒), in turn (以次), first … then, ends with (終於), after / before.
-_ORDER = re.compile(r"以齿|以次|次序|次第|先后|先[^，。；]{1,8}后|终于|然后|而后|之后|之前|既[^，。；]{1,6}乃")
+_ORDER = re.compile(r"以齿|以次|依次|从次|次序|次第|先后|先[^，。；]{1,8}后|终于|然后|而后|之后|之前|既[^，。；]{1,6}乃")
 #: A bare 哪 asks where (「肉乾擺哪？」, 「坐哪」), unless a measure word makes it which (哪個, 哪些, 哪位).
 _WHERE_NA = re.compile(r"哪(?![个些一位种样天年次首篇边几])")
 _COUNT = ("几", "多少", "how many", "how much", "若干", "多久", "多长", "how long", "how often", "几年", "多远", "多高", "多深", "多宽",
