@@ -205,3 +205,18 @@ def test_more_where_and_what_frames():
         assert query_terms(analyze(text)).where, text
     for text in ("斯禁者何物也？", "什么叫宿戒？", "「羹定」怎么讲？", "一相者誰？", "What's a sheng?"):
         assert query_terms(analyze(text)).meaning, text
+
+
+def test_an_elliptical_follow_up_asks_again_what_the_turn_before_asked():
+    """「那「無算樂」呢？」 after 「…「無算爵」是什麼意思？」 asks what it means, "and the 介?" after a where question asks
+    where; a follow-up that asks something of its own, says more, or asks a commentator's view keeps its own kind."""
+    meaning = query_terms(analyze("那「無算樂」呢？", history=["鄉飲酒禮的「無算爵」是什麼意思？"]))
+    assert meaning.meaning and not meaning.why
+    where = query_terms(analyze("那介呢？", history=["鄉飲酒禮主人的席在哪裡？"]))
+    assert where.where
+    own = query_terms(analyze("那介為什麼不拜？", history=["鄉飲酒禮主人的席在哪裡？"]))
+    assert own.why and not own.where
+    longer = analyze("那众宾呢？他们的席子是连成一排的吗？", history=["乡饮酒礼里宾、主人、介的席位各在哪？"])
+    assert longer.follows == "" and not query_terms(longer).where
+    view = query_terms(analyze("然則卿無俎，方氏何說？", history=["燕禮卿的席在哪裡？"]))
+    assert not view.where

@@ -164,6 +164,9 @@ class Query:
     other_rites: tuple[str, ...] = ()  # rites not in the corpus that the question names (qa/data/other_rites.tsv)
     bridged: tuple[str, ...] = ()  # the expansions that came from CC-CEDICT or the corpus's glosses
     carried_words: tuple[str, ...] = ()  # a follow-up's: the previous turn's Latin words, for the bridge's pinyin
+    #: a follow-up's: the question it follows, whose kind (why, what is, where, how many) an elliptical one that asks
+    #: none of its own asks again (「…是什麼意思？」 → 「那「無算樂」呢？」)
+    follows: str = ""
     understood: bool = False  # the bridge has been applied (qa.retrieval.bridge)
 
     @property
@@ -637,6 +640,7 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
 
     context: tuple[str, ...] = ()
     carried_words: tuple[str, ...] = ()
+    follows = ""
     recent = [h for h in history if isinstance(h, str) and clean(h).strip()]  # the caller bounds it (Settings.history_turns)
     norm = normalize(matched)
     # "the Liji's Monthly Ordinances": a possessive ending is no part of the work's name (lijis is none)
@@ -666,6 +670,8 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
             context = tuple(t for t in dict.fromkeys(carried) if t not in own and not t.isascii())
             # a term the previous turn spelt in pinyin ('jie') is read by the bridge, which knows readings
             carried_words = tuple(t for t in (*prev.segments, *prev.carried_words) if t.isascii() and t.isalpha())
+            if content_cjk <= FOLLOW_UP_MAX_CJK and content_words <= FOLLOW_UP_MAX_WORDS:
+                follows = recent[-1]  # elliptical (那「無算樂」呢？): it may ask again what the turn before asked
             # the rite the conversation is about stays its rite (燕禮宾的席… → 那卿的席呢？)
             rites = rites or list(prev.rites)
     elif recent and not standalone and has_follow_up_marker(parts):
@@ -688,6 +694,7 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
         layers=tuple(dict.fromkeys(layers)),
         other_rites=tuple(outside),
         carried_words=carried_words,
+        follows=follows,
     )
 
 

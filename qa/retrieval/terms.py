@@ -48,7 +48,7 @@ _WHY = ("为什么", "为何", "何以", "何故", "why", "所以", "怎么", "�
         # the purpose or ground asked in so many words (「其義何在」, 「其故何也」, 「這是什麼規矩」)
         "义何在", "义安在", "理由", "其故", "何不", "说明什么", "什么规矩", "rationale",
         # what an act is for or stands for (「這個環節象徵什麼」, 「鄉飲酒禮的目的是什麼」)
-        "目的", "意义", "象征", "寓意",
+        "目的", "意义", "象征", "寓意", "是为了", "为了什么",
         # Cantonese (normalized): 點解
         "点解")
 _MEANING = ("什么意思", "何谓", "何义", "是什么", "mean", "what is", "谓何", "意思", "什么人", "何人", "who",
@@ -154,6 +154,19 @@ def _grams(runs: Sequence[str]) -> tuple[set[str], set[str]]:
     return chars, grams
 
 
+def _asks(text: str, asked: str) -> tuple[bool, bool, bool, bool, bool]:
+    """What kind of answer ``text`` (``asked``: its normalized, lower-cased form) asks for: (why, what it means, where,
+    how many, in what order)."""
+    why_he, what_he = _he_ye(text)
+    # 「…是干嘛的」 asks what a thing or person is for (a gloss), not why
+    asked_why = _HOW_DONE.sub("", _WHAT_FOR.sub("", asked))
+    return (why_he or any(w in asked_why for w in _WHY),
+            what_he or any(w in asked for w in _MEANING) or bool(_WHAT_IS_END.search(text)),
+            any(w in asked.replace("何所取", "") for w in _WHERE) or bool(_WHERE_NA.search(asked)),
+            any(w in asked for w in _COUNT),
+            any(w in asked for w in _ORDER_ASKED) or bool(_WHEN_OPENING.match(asked)))
+
+
 def quoted_runs(text: str) -> list[str]:
     """The normalized CJK runs of what ``text`` quotes (「疑立」, “媵”, 『樂正先升』)."""
     return [r for q in _QUOTED.findall(text) for r in cjk_runs(normalize(q))]
@@ -181,21 +194,23 @@ def query_terms(query: "Query") -> QueryTerms:
         weights.update({b: w * BIGRAM_WEIGHT for b in bigrams})
     chars, bigrams = _grams(own + expanded + bridged)
     context = frozenset(_grams(carried)[0]) - chars
-    asked = query.norm.lower()
-    why_he, what_he = _he_ye(query.text)
-    # 「…是干嘛的」 asks what a thing or person is for (a gloss), not why
-    asked_why = _HOW_DONE.sub("", _WHAT_FOR.sub("", asked))
+    asks = _asks(query.text, query.norm.lower())
+    follows = getattr(query, "follows", "")
+    if follows and not any(asks) and not query.layers:
+        # 「那「無算樂」呢？」 after 「…「無算爵」是什麼意思？」 asks what it means (「方氏何說？」 asks a layer's view)
+        asks = _asks(follows, normalize(follows).lower())
+    why, meaning, where, count, order = asks
     return QueryTerms(
         chars=frozenset(chars),
         bigrams=frozenset(bigrams),
         phrases=tuple(dict.fromkeys(own + expanded + bridged)),
-        why=why_he or any(w in asked_why for w in _WHY),
-        meaning=what_he or any(w in asked for w in _MEANING) or bool(_WHAT_IS_END.search(query.text)),
+        why=why,
+        meaning=meaning,
         context=context,
         weights=weights,
-        where=any(w in asked.replace("何所取", "") for w in _WHERE) or bool(_WHERE_NA.search(asked)),
-        count=any(w in asked for w in _COUNT),
-        order=any(w in asked for w in _ORDER_ASKED) or bool(_WHEN_OPENING.match(asked)),
+        where=where,
+        count=count,
+        order=order,
         negated=bool(_NEGATION_EN.search(query.text) if query.lang in ("en", "mixed") else _NEGATION_ZH.search(query.text)),
         rites=frozenset(rites),
         asked=tuple(dict.fromkeys(own or expanded)),
