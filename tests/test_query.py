@@ -183,6 +183,7 @@ def test_a_commentator_named_before_the_words_he_is_quoted_for_is_not_the_layer_
     """「試據賈疏解釋鄭注“燕乃祭薦”的意思」 asks the 疏 on words of the 注; named alone, the quoted 注 is the layer."""
     assert analyze("试据贾疏解释郑注“燕乃祭荐，不敢于盛成礼”的意思。").layers == ("shu",)
     assert analyze("鄭注云：「禮者尚敬」，賈疏如何解釋？").layers == ("shu",)
+    assert analyze("賈疏怎麼解釋鄭注「公或時未能舉」？").layers == ("shu",)
     assert analyze("鄭注「禮者尚敬」何謂？").layers == ("zhu",)
 
 

@@ -167,7 +167,7 @@ def test_of_two_commentators_named_the_one_named_last_is_asked():
 
 
 @pytest.mark.parametrize("question, asked", [
-    ("賈疏怎麼解釋鄭注「公或時未能舉」？", "shu"),  # the commentator a question word follows, named first
+    ("賈疏怎麼解釋鄭注所說的公或時未能舉？", "shu"),  # the commentator a question word follows, named first
     ("鄭注說旅酬終於沃盥者，賈疏怎麼說？", "shu"),
     ("方苞如何看鄭玄的說法？", "xiyi"),
     ("鄭玄和賈公彥都說了什麼？", "shu"),  # no question word after either: the one named last
