@@ -341,6 +341,9 @@ def test_rites_outside_the_corpus_are_named():
     # "archery" leaves two rites open; "the great archery" names one of them
     assert analyze("What happens at the archery rite?").other_rites == ("鄉射禮 / 大射儀",)
     assert analyze("Is the archery of the great archery rite different?").other_rites == ("大射儀",)
+    # bare "archery" is an act the 燕禮 has too (若射，則大射正為司射), as 射箭 is: no rite's name
+    assert analyze("Why does the archery only start after the lü shi have their dishes?").other_rites == ()
+    assert analyze("In the village archery, how many arrows does each man shoot?").other_rites == ("鄉射禮",)
     assert analyze("What happens at a wedding?").other_rites == ("士昏禮",)
     assert analyze("賓為什麼告旨？").other_rites == ()
     # the chapter names in pinyin: a reader who knows the chapter writes it so
