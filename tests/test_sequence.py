@@ -35,6 +35,9 @@ XY = "zhushu.xiangyin."
         ("the next step?", 1, ""),
         ("What came before that?", -1, ""),
         ("And after that?", 1, ""),
+        ("獻賓之後，下一步是什麼？", 1, "獻賓"),
+        ("合樂以後，接下來要做什麼", 1, "合樂"),
+        ("主人酬賓既畢，次將何為？賓何以降？", 1, "主人酬賓"),  # two questions: the first asks the step
         ("then what?", 1, ""),
         ("What then?", 1, ""),
         ("燕禮作樂之後呢？", 1, "作樂"),  # the rite named is the query's rites, not part of the step
@@ -50,7 +53,7 @@ def test_sequence_questions(question, step, target):
 @pytest.mark.parametrize(
     "question",
     ["賓為什麼說旨？", "主人獻賓後為何洗爵", "燕禮誰為主人？", "Why does the guest say 旨?", "", "？", "What is 旨?",
-     "What does the guest do after that toast?"],
+     "What does the guest do after that toast?", "主人為何在賓前？", "燕禮獻士畢，次獻何人？", "賓為什麼說旨？主人怎麼回答？"],
 )
 def test_other_questions_are_not_sequence_questions(question):
     assert parse_sequence(question) is None

@@ -24,9 +24,12 @@ from ..text.lexicon import rites_table
 from ..text.normalize import normalize, normalize_with_map
 from .compose import Answer, Evidence, LineLocator, query_terms
 
-# what a Chinese question ends with after 「X之後」: nothing, 呢, or a question word with its verb
+# what a Chinese question ends with after 「X之後」: nothing, 呢, or a question word with its verb (「下一步要做什麼」,
+# 「次將何為」); not who is next (「次獻何人」: the next one offered is often in the same stage of the outline)
 _ZH_WHAT = (
-    r"(?:(?:接著|接着|接下來|接下来|又|再|則|则|當|当|所)?(?:是|為|为|做|行|有|進行|进行|舉行|举行)?"
+    r"(?:(?:下一步|下一節|下一节|接下來|接下来|接著|接着|然後|然后|又|再|則|则|當|当|所)?"
+    r"(?:要|將|将|應該|应该|應|应|該|该|會|会)?"
+    r"(?:是|為|为|做|行|有|進行|进行|舉行|举行|獻|献|輪到|轮到)?"
     r"(?:什麼|什么|甚麼|甚么|如何|怎樣|怎样|怎麼樣|怎么样|何事|何禮|何礼|何節|何节|何為|何为|何如|何|哪一節|哪一节|哪一步|哪個|哪个)"
     r"(?:事|禮|礼|儀節|仪节|步驟|步骤|環節|环节|節|节|儀|仪)?)?(?:呢|乎|也|耶)?"
 )
@@ -57,6 +60,8 @@ _EN_NEXT = re.compile(
 _EN_PREVIOUS = re.compile(
     r"^(?:and\s+)?(?:what\s+(?:came|comes|happened|happens)\s+before(?:\s+that)?|(?:what\s+(?:is|was)\s+|what's\s+)?the\s+(?:previous|preceding)\s+(?:step|stage|section|part))$"
 )
+#: A why word in the words before 之後 / 之前: the question asks a reason, not a step.
+_ASKS_WHY = re.compile(r"為何|为何|為什麼|为什么|何以|何故|怎麼|怎么")
 _TRIM = "？?。.！!；;：:，, \u3000"
 #: Quotation and title marks around a step's words (「合樂」之後呢).
 QUOTE_MARKS = "「」『』“”\"'《》〈〉"
@@ -85,7 +90,7 @@ def parse_sequence(question: str) -> SequenceAsk | None:
         return SequenceAsk(-1, "")
     for step, zh, en in ((1, _ZH_AFTER, _EN_AFTER), (-1, _ZH_BEFORE, _EN_BEFORE)):
         m = zh.match(text)
-        if m:
+        if m and not _ASKS_WHY.search(m.group("x")):  # 「主人為何在賓前？」 asks why, of a place
             target = step_words(m.group("x"))
             return SequenceAsk(step, target) if target else None
         for pattern in en:
@@ -95,7 +100,9 @@ def parse_sequence(question: str) -> SequenceAsk | None:
                 start = m.start("x")
                 target = step_words(text[start : start + len(m.group("x"))], english=True)
                 return SequenceAsk(step, target) if target else None
-    return None
+    # two questions in one (「主人酬賓既畢，次將何為？賓何以降？」): the first asks the sequence
+    first = re.split(r"(?<=[？?])", text, maxsplit=1)[0]
+    return parse_sequence(first) if first != text and first.strip(_TRIM) else None
 
 
 @lru_cache(maxsize=1)
