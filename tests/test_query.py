@@ -545,3 +545,11 @@ def test_dashes_and_slashes_between_english_words_part_them():
     assert {"cup", "senior"} <= set(analyze("the senior one presents the cup—why?").core.split())
     assert "cupwhy" not in analyze("the senior one presents the cup—why?").core
     assert {"guest", "host"} <= set(analyze("Does the guest/host bow first?").core.split())
+
+
+def test_a_place_word_after_a_rite_names_nothing():
+    """燕礼上的乐工: 上 says "at the feast"; 上下, 上堂, 中庭 and the 內 of 內小臣 stay; 這麼 is scaffolding."""
+    assert analyze("燕礼上的乐工几个人？为什么这么少？").segments == ("乐工", "人")
+    assert analyze("鄉飲酒禮中介的位置在哪裡？").segments[0] == "介"
+    assert "内小臣" in analyze("燕禮內小臣是什麼官？").segments
+    assert "上下之人" in analyze("鄉飲酒禮上下之人").segments

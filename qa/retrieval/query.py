@@ -550,6 +550,27 @@ def _asked_layers(text: str) -> list[str]:
     return list(dict.fromkeys(_LAYER_OF[m.group(1) or m.group(2)] for m in _ASKED_LAYER.finditer(first)))
 
 
+#: A place word just after a rite's name (燕礼上的乐工, 鄉飲酒禮中, 燕禮裡): "at the feast", no word of the text.
+#: (Not 上下 "those above and below", 上堂, 中庭, nor 內 of 內小臣.)
+_AT_RITE = re.compile(r"^(?:上(?![下堂])|中(?!庭)|里|裏)(?:的)?")
+
+
+def _after_rites(run: str, parts: list[str]) -> list[str]:
+    """``parts`` of ``run`` split at rite names, less the place word (上, 中, 裡) that opens a part just after a name."""
+    out, end = [], 0
+    for part in parts:
+        at = run.find(part, end)
+        if at < 0:  # pragma: no cover - the parts are pieces of run, in order
+            out.append(part)
+            continue
+        follows_name = at > end  # a name lies between the part before (or the run's start) and this one
+        end = at + len(part)
+        part = _AT_RITE.sub("", part) if follows_name else part
+        if part:
+            out.append(part)
+    return out
+
+
 #: A classical prompt's opening 「問」 (問玄酒在西者何): scaffolding only at the very start.
 _ASK_OPENING = ("問", "问")
 
@@ -612,7 +633,7 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
         flush_words()
         kept = [
             k
-            for named in split_names(s, rites_table(), rites)
+            for named in _after_rites(s, split_names(s, rites_table(), rites))
             for part in split_names(named, commentators_table(), layers)
             for k in ([part] if english else _strip_scaffolding(part, sc.all_zh))
         ]
