@@ -180,11 +180,18 @@ def test_a_bare_layer_asked_to_explain_is_named():
 
 
 def test_a_commentator_named_before_the_words_he_is_quoted_for_is_not_the_layer_asked():
-    """「試據賈疏解釋鄭注“燕乃祭薦”的意思」 asks the 疏 on words of the 注; named alone, the quoted 注 is the layer."""
+    """「試據賈疏解釋鄭注“燕乃祭薦”的意思」 asks the 疏 on words of the 注 (so do 鄭玄說「…」 and 鄭注引「…」); the 注's
+    words quoted and asked what they mean (「注云「屨賤，不空居堂」，何謂也？」) ask the 疏, which explains them; asked
+    anything else, the quoted 注 is the layer."""
     assert analyze("试据贾疏解释郑注“燕乃祭荐，不敢于盛成礼”的意思。").layers == ("shu",)
     assert analyze("鄭注云：「禮者尚敬」，賈疏如何解釋？").layers == ("shu",)
     assert analyze("賈疏怎麼解釋鄭注「公或時未能舉」？").layers == ("shu",)
-    assert analyze("鄭注「禮者尚敬」何謂？").layers == ("zhu",)
+    assert analyze("鄭玄說「禮者尚敬，敬多則不親」，賈疏舉什麼例子來說明？").layers == ("shu",)
+    assert analyze("鄭注引「張而不弛」，賈疏怎樣對應到鄉飲酒的程序上？").layers == ("shu",)
+    assert analyze("鄭注「禮者尚敬」何謂？").layers == ("shu",)
+    assert analyze("注云「屨賤，不空居堂」，何謂也？").layers == ("shu",)
+    assert analyze("鄭注「旨，美也」對嗎？").layers == ("zhu",)
+    assert analyze("方氏曰「賓無加席」，何也？").layers == ("xiyi",)
 
 
 def test_a_worksheet_frame_names_nothing_in_the_text():

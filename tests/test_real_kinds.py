@@ -222,3 +222,12 @@ def test_the_other_rite_of_the_corpus_set_beside_the_turn_before_carries_its_poi
     assert a.found and "zhushu.yan.b001" in [h.unit.id for h in a.hits[:3]]
     zh = real_retriever.ask("燕禮也是這樣嗎？", history=["鄉飲酒禮裡賓為什麼要脫鞋才坐？"])
     assert zh.hits[0].unit.id == "zhushu.yan.b001" and "說屨" in zh.evidence[0].text
+
+
+def test_the_commentary_quoted_is_explained_not_echoed(real_retriever):
+    """A question that quotes the 注 and asks what it means, or what the 疏 makes of it, is answered first by the 疏
+    sentence that explains it, not by the 注 sentence the asker has already quoted."""
+    a = real_retriever.ask("注云「屨賤，不空居堂」，何謂也？")
+    assert a.evidence[0].layer == "shu" and "屨空則不宜陳於側" in a.evidence[0].text
+    b = real_retriever.ask("鄭玄說「禮者尚敬，敬多則不親」，賈疏舉什麼例子來說明？")
+    assert b.evidence[0].layer == "shu" and "饗在廟立行禮" in b.evidence[0].text

@@ -25,9 +25,10 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..corpus.units import LemmaUnit, rite_id
+from ..retrieval.query import quoting_layers
 from ..retrieval.renderings import chinese_bag, sentence_question_words, sentence_words
 from ..retrieval.shadow import english_of, question_words
-from ..retrieval.terms import QueryTerms, gloss_strength, glosses_tail, negated_topic, query_terms
+from ..retrieval.terms import QueryTerms, gloss_strength, glosses_tail, negated_topic, query_terms, quoted_runs
 from ..retrieval.terms import explains as _explains
 from ..retrieval.terms import says_kind as _says_kind
 from ..text.normalize import normalize
@@ -116,6 +117,8 @@ SHORT_RUN_DECAY = 0.98
 GAP_CHARS = 20
 #: Two overlapping runs of one layer are shown as their union up to this many normalized characters.
 UNION_CHARS = 70
+#: A quotation in the question this long (normalized characters) or longer is text it already has (see ``echo``).
+QUOTED_ECHO_CHARS = 4
 #: Weight of a sentence that is mostly a quotation of another text.
 QUOTE_PENALTY = 0.6
 #: Bonus for a sentence inside a passage the retriever matched.
@@ -345,6 +348,7 @@ def _parts(
     glosses: dict[str, float] | None = None,
     modern: frozenset[str] = frozenset(),
     asked_cache: dict[tuple[str, str], float] | None = None,
+    quoted: frozenset[str] = frozenset(),
 ) -> Parts:
     """What the scorer sees of ``c``; ``glosses`` caches each sentence's gloss strength for this question
     (a sentence stands in up to WINDOW candidates)."""
@@ -393,7 +397,10 @@ def _parts(
         # a 經 the question quotes tells it little
         # so does a sentence of the layer the question quotes before asking another (鄭注說「…」，賈疏怎麼說？)
         echo=echo(c.norm, question) if question and not says and (
-            c.layer == "jing" or (terms.asked_layer and c.layer != terms.asked_layer)) else 0.0,
+            c.layer == "jing" or (terms.asked_layer and c.layer != terms.asked_layer))
+        # a sentence of the commentary the question quotes and asks about (注云「屨賤，不空居堂」，何謂也？) is what it
+        # already has: the sentence that explains it leads
+        else echo(c.norm, quoted) if quoted and not says else 0.0,
         other_rite=bool(terms.rites and rite_id(c.unit.id) not in terms.rites),
         other_layer=bool(terms.layers and c.layer not in terms.layers),
         earlier_layer=bool(terms.asked_layer and c.layer != terms.asked_layer),
@@ -437,10 +444,15 @@ class Scoring:
     modern: frozenset[str] = frozenset()  # a modern-Chinese question's characters and bigrams
     glosses: dict[str, float] = field(default_factory=dict)  # sentence → its gloss strength (a cache)
     asked: dict[tuple[str, str], float] = field(default_factory=dict)  # (unit id, sentence) → its asked share (a cache)
+    quoted: frozenset[str] = frozenset()  # the character pairs of what the question quotes (QUOTED_ECHO_CHARS or more)
+    #: the layers the question asks, besides one it quotes (賈疏 of 「鄭注引「…」，賈疏怎樣…」): what they say of the
+    #: quotation is the answer, not an echo of it
+    asks_of_quote: frozenset[str] = frozenset()
 
     def parts(self, c: Candidate) -> Parts:
         return _parts(c, self.terms, self.weights, self.matched.get(c.unit.id, ()), self.units.get(c.unit.id, UNIT_FLOOR),
-                      self.question, self.english, self.glosses, self.modern, self.asked)
+                      self.question, self.english, self.glosses, self.modern, self.asked,
+                      self.quoted if c.layer not in self.asks_of_quote else frozenset())
 
 
 def scoring(query: "Query", hits: Sequence["Hit"], cands: Sequence[Candidate]) -> Scoring:
@@ -453,7 +465,9 @@ def scoring(query: "Query", hits: Sequence["Hit"], cands: Sequence[Candidate]) -
     english = question_words(query) if query.lang in ("en", "mixed") and (ENGLISH_SHARE or PLAIN_SHARE) else frozenset()
     modern = (frozenset(chinese_bag([(s, 1.0) for s in query.segments if not s.isascii()]))
               if query.lang in PLAIN_CHINESE_LANGS and PLAIN_SHARE else frozenset())
-    return Scoring(terms, weights, matched, units, question, english, modern)
+    quoted = frozenset(b for r in quoted_runs(query.text) if len(r) >= QUOTED_ECHO_CHARS for b in bigrams(r))
+    asks_of_quote = frozenset(getattr(query, "layers", ())) - quoting_layers(query.text)
+    return Scoring(terms, weights, matched, units, question, english, modern, quoted=quoted, asks_of_quote=asks_of_quote)
 
 
 def _plain(c: Candidate, english: frozenset[str], modern: frozenset[str]) -> float:

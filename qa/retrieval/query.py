@@ -47,7 +47,7 @@ from ..text.lexicon import (
     split_names,
     stem,
 )
-from ..text.normalize import normalize
+from ..text.normalize import fold_char, normalize
 from ..text.tokens import CJK_CLASS, WORD, is_cjk, pieces, split_segments
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -541,6 +541,20 @@ _ASKED_LAYER = re.compile(
     r"|(?<![賈贾鄭郑])(疏|注)(?:云何|何說|何说|謂何|谓何)")
 _QUOTED_LAYER = re.compile(r"(疏|注)(?:云|曰|說|说)?[：:︰]?[「『“]")
 _LAYER_OF = {"疏": "shu", "注": "zhu"}
+#: What a question asks after quoting the 注 (「…」，何謂也 / 是什麼意思 / 為什麼這樣說): what the words mean, or why.
+_ASKS_OF_QUOTE = re.compile(r"何謂|何谓|何意|何解|何也|何以|何故|意思|怎麼理解|怎么理解|如何理解|為什麼|为什么|為何|为何|何所指|指什麼|指什么")
+#: What follows a commentator's name when his words are quoted (鄭玄說「…」, 方氏曰：「…」), normalized.
+_QUOTING_VERB = r"(?:云|曰|说|言|谓|引|认为|以为)?[：:︰]?[「『“]"
+
+
+def quoting_layers(text: str) -> frozenset[str]:
+    """The layers named just before the words ``text`` quotes of them (注云「…」, 鄭注說「…」, 鄭玄說「…」, 方氏曰「…」, 鄭注引「…」)."""
+    found = {_LAYER_OF[m.group(1)] for m in _QUOTED_LAYER.finditer(text)}
+    folded = "".join(fold_char(ch) or ch for ch in text)  # simplified, punctuation kept
+    for name, layer in commentators_table().chinese:
+        if re.search(re.escape(name) + _QUOTING_VERB, folded):
+            found.add(layer)
+    return frozenset(found)
 
 
 def _asked_layers(text: str) -> list[str]:
@@ -647,9 +661,12 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
     flush_words()
     # 「鄭注「禮者尚敬」，疏怎麼解釋？」, 「試據賈疏解釋鄭注“燕乃祭薦”」: the 疏 is asked; the 注 written before the words it
     # quotes only says whose they are (named alone, 「鄭注「…」何謂？」, it is the layer asked)
-    quoting = {_LAYER_OF[m.group(1)] for m in _QUOTED_LAYER.finditer(matched)} - set(asked_layers)
+    quoting = quoting_layers(matched) - set(asked_layers)
     if quoting and set(layers) - quoting:
         layers = [x for x in dict.fromkeys(layers) if x not in quoting]
+    elif quoting == {"zhu"} and set(layers) <= quoting and _ASKS_OF_QUOTE.search(matched.rsplit("」", 1)[-1]):
+        # 「注云「屨賤，不空居堂」，何謂也？」: the 注's own words are what the asker has; the 疏 explains them
+        layers = ["shu"]
 
     core = " ".join(core_parts)
     core_cjk = "".join(p for p in core_parts if not p.isascii())
@@ -719,4 +736,4 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
     )
 
 
-__all__ = ["Query", "analyze", "clean", "detect_lang", "english_names", "glossary", "glossary_zh_matches", "is_follow_up", "has_follow_up_marker", "other_rites", "commentators_table", "rite_names", "rites_table", "scaffolding", "split_segments", "stem"]
+__all__ = ["Query", "analyze", "quoting_layers", "clean", "detect_lang", "english_names", "glossary", "glossary_zh_matches", "is_follow_up", "has_follow_up_marker", "other_rites", "commentators_table", "rite_names", "rites_table", "scaffolding", "split_segments", "stem"]
