@@ -192,6 +192,7 @@ def test_a_commentator_named_before_the_words_he_is_quoted_for_is_not_the_layer_
     assert analyze("注云「屨賤，不空居堂」，何謂也？").layers == ("shu",)
     assert analyze("鄭注「旨，美也」對嗎？").layers == ("zhu",)
     assert analyze("方氏曰「賓無加席」，何也？").layers == ("xiyi",)
+    assert analyze("注云遵者入「不干主人正禮」，何謂正禮？").layers == ("shu",)  # the 注's subject before its words
 
 
 def test_a_worksheet_frame_names_nothing_in_the_text():

@@ -220,3 +220,11 @@ def test_an_elliptical_follow_up_asks_again_what_the_turn_before_asked():
     assert longer.follows == "" and not query_terms(longer).where
     view = query_terms(analyze("然則卿無俎，方氏何說？", history=["燕禮卿的席在哪裡？"]))
     assert not view.where
+
+
+def test_an_english_contrast_of_the_two_rites_weighs_how_the_text_names_them():
+    """"In the District Symposium … but at the Banquet … why?": a sentence naming 燕 (燕禮、大射尊…) is the contrast, as
+    when the rites are named in Chinese."""
+    terms = query_terms(analyze("In the District Symposium the jars stand by the door, but at the Banquet by the east "
+                                "pillar. Why?"))
+    assert {"燕", "乡饮", "饮酒"} <= set(terms.weights)

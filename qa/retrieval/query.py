@@ -539,7 +539,7 @@ _POSSESSIVE = re.compile(r"(?<=[A-Za-z])['’]s\b")
 _ASKED_LAYER = re.compile(
     r"(?<![賈贾鄭郑])(疏|注)(?:文|裡|里|中)?(?:又|則|则)?(?:是)?(?:何以|怎麼|怎么|如何)(?:釋|释|解|說|说|講|讲|看)"
     r"|(?<![賈贾鄭郑])(疏|注)(?:云何|何說|何说|謂何|谓何)")
-_QUOTED_LAYER = re.compile(r"(疏|注)(?:云|曰|說|说)?[：:︰]?[「『“]")
+_QUOTED_LAYER = re.compile(r"(疏|注)(?:(?:云|曰|說|说)[^「『“，,。？?！!\s]{0,6}?)?[：:︰]?[「『“]")  # 注云遵者入「…」 too
 _LAYER_OF = {"疏": "shu", "注": "zhu"}
 #: What a question asks after quoting the 注 (「…」，何謂也 / 是什麼意思 / 為什麼這樣說): what the words mean, or why.
 _ASKS_OF_QUOTE = re.compile(r"何謂|何谓|何意|何解|何也|何以|何故|意思|怎麼理解|怎么理解|如何理解|為什麼|为什么|為何|为何|何所指|指什麼|指什么")

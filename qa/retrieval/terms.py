@@ -186,7 +186,7 @@ def query_terms(query: "Query") -> QueryTerms:
     carried = [r for t in getattr(query, "context", ()) for r in cjk_runs(t)]
     rites = tuple(getattr(query, "rites", ()))
     # a question that names two rites contrasts them: a sentence naming them is the contrast
-    named = _rite_words(query.norm) if len(set(rites)) > 1 else []
+    named = (_rite_words(query.norm) or _text_names(rites)) if len(set(rites)) > 1 else []
     weights: dict[str, float] = {}
     for runs, w in ((bridged, BRIDGE_WEIGHT), (named, RITE_WEIGHT), (carried, CONTEXT_WEIGHT), (expanded, EXPANSION_WEIGHT), (own, 1.0), (focus, FOCUS_WEIGHT)):
         chars, bigrams = _grams(runs)
@@ -277,6 +277,17 @@ def _asked_layer(layers: tuple[str, ...], norm: str, text: str = "") -> str:
     if len(set(layers)) < 2:
         return ""
     return asked_commentator(layers, norm, text) or layers[-1]
+
+
+def _text_names(rites: Sequence[str]) -> list[str]:
+    """How the text names ``rites`` (ids), without 禮 (鄉飲酒, 燕): for a question that names them in English."""
+    names: dict[str, str] = {}
+    for name, rite in rites_table().chinese:
+        if name.endswith("礼"):
+            short = re.sub(r"之?礼$", "", name)
+            if short and (rite not in names or len(short) < len(names[rite])):
+                names[rite] = short
+    return [names[r] for r in dict.fromkeys(rites) if r in names]
 
 
 def _rite_words(norm: str) -> list[str]:
