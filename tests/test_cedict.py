@@ -51,6 +51,19 @@ def test_homophone_slips_are_read_as_the_term(real_retriever):
         assert b.slips(analyze(text)) == (), text
 
 
+def test_a_rite_name_heard_in_other_characters_names_the_rite(real_retriever):
+    """Dictation and hurried typing write a rite's name in other characters of its sound (向饮酒礼, 香饮酒, 宴礼): the
+    rite is named and the misheard name is no word of the question. A two-character name needs its 禮 (研理 is no 燕禮);
+    a question naming a rite, or another rite, is left as it is."""
+    b: Bridge = real_retriever.bridge
+    assert b.heard_rites(analyze("就是那个向饮酒礼里宾的座位朝哪边")) == (("向饮酒礼", "xiangyin"),)
+    q = real_retriever.understand(analyze("宴礼上宾坐哪里"))
+    assert q.rites == ("yan",) and q.segments == ("宾坐",)
+    assert real_retriever.understand(analyze("香饮酒的时候介坐哪")).rites == ("xiangyin",)
+    for text in ("研理是什么", "主人为什么洗爵", "现在宴席上要敬酒吗", "燕礼上宾坐哪里"):
+        assert b.heard_rites(analyze(text)) == (), text
+
+
 def test_pinyin_spells_ritual_terms(real_retriever):
     """A reader who writes a term in pinyin names it: compounds are composed from the characters'
     readings (CC-CEDICT lists few of the corpus's compounds), a lone syllable is ambiguous."""

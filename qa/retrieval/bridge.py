@@ -50,7 +50,7 @@ from ..text.lexicon import (
 from ..text.normalize import normalize
 from ..text.tokens import WORD, bigrams, cjk_runs, fold_latin
 from .glosses import Gloss, mine_glosses
-from .query import _MODERN_ONLY_CHARS, _english, analyze, english_names, glossary_matches, glossary_zh_matches, names_in
+from .query import _AT_RITE, _MODERN_ONLY_CHARS, _english, analyze, english_names, glossary_matches, glossary_zh_matches, names_in
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..corpus.units import LemmaUnit
@@ -195,6 +195,25 @@ def spellings(dictionary: Cedict, text: str, *, toned: bool = False) -> Iterator
     combination of its characters' CC-CEDICT readings, at most MAX_READINGS of them."""
     of = dictionary.toned if toned else dictionary.readings
     return ("".join(r) for r in islice(product(*(of(ch) for ch in text)), MAX_READINGS))
+
+
+_RITE_SOUND_CHARS = 3
+
+
+_RITE_SOUNDS: dict[int, dict[tuple[int, str], str]] = {}
+
+
+def _rite_sounds(dictionary: Cedict) -> dict[tuple[int, str], str]:
+    """(length, toneless reading) → rite id, for the corpus's rite names that end in 禮 or run _RITE_SOUND_CHARS
+    characters or more (鄉飲酒禮, 鄉飲酒, 燕禮; not 鄉飲); once per dictionary."""
+    if id(dictionary) in _RITE_SOUNDS:
+        return _RITE_SOUNDS[id(dictionary)]
+    out: dict[tuple[int, str], str] = _RITE_SOUNDS.setdefault(id(dictionary), {})
+    for name, rite in rites_table().chinese:
+        if len(name) >= _RITE_SOUND_CHARS or (len(name) >= 2 and name.endswith("礼")):
+            for key in spellings(dictionary, name):
+                out.setdefault((len(name), key), rite)
+    return out
 
 
 def _marked_words(query: "Query") -> set[str]:
@@ -419,6 +438,31 @@ class Bridge:
         character that is grammar (几首 is not 稽首, 只酒 not 旨酒) or a ritual term itself (祭肺 is not 嚌肺)."""
         return tuple(term for _, term in self.slip_pairs(query))
 
+    def heard_rites(self, query: "Query") -> tuple[tuple[str, str], ...]:
+        """(what was typed, rite id) for a rite's name written in other characters of its sound (向饮酒礼, 香饮酒,
+        宴礼: dictation and hurried typing), when the question names no rite of the corpus or outside it. Only names
+        that end in 禮 or run three characters or more: their sound is no everyday word's."""
+        if query.rites or query.other_rites:
+            return ()
+        names = _rite_sounds(self.dictionary)
+        out: list[tuple[str, str]] = []
+        longest = max((m for m, _ in names), default=0)
+        for run in (r for seg in query.segments if not seg.isascii() for r in cjk_runs(seg)):
+            i = 0
+            while i < len(run):
+                for m in range(min(longest, len(run) - i), 1, -1):
+                    typed = run[i : i + m]
+                    if m < _RITE_SOUND_CHARS and not typed.endswith("礼"):
+                        continue  # 研理 is no 燕禮: of a two-character name only the rite's own character may be misheard
+                    rite = next((names[(m, key)] for key in spellings(self.dictionary, typed) if (m, key) in names), "")
+                    if rite:
+                        out.append((typed, rite))
+                        i += m
+                        break
+                else:
+                    i += 1
+        return tuple(out)
+
     def slip_pairs(self, query: "Query") -> tuple[tuple[str, str], ...]:
         """(what was typed, the ritual term meant) for each of :meth:`slips`, in order."""
         out: list[tuple[str, str]] = []
@@ -505,6 +549,12 @@ class Bridge:
         guessed = tuple(dict.fromkeys(t for r in readings if len(r) > 1 for t in r))
         # a term typed with a homophone slip (司政 → 司正) is the reader's own word, written as the term itself
         # (added as an expansion it weighed less than the rest of its run: 立 of 立个司政 matched 立飲)
+        if heard := self.heard_rites(query):
+            # 「向饮酒礼」, 「宴礼」: a rite's name as a speech recognizer or a hurried reader writes it
+            core = query.core
+            for typed, _ in heard:  # with the place word after it (宴礼上的): "at the feast"
+                core = re.sub(re.escape(typed) + "(?:" + _AT_RITE.pattern.removeprefix("^") + ")?", " ", core)
+            query = replace(query, core=" ".join(core.split()), rites=tuple(dict.fromkeys(r for _, r in heard)))
         if slips := self.slip_pairs(query):
             core = query.core
             for typed, term in slips:
