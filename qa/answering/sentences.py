@@ -412,8 +412,9 @@ def _parts(
 
 def _layer_prior(layer: str, terms: QueryTerms, says: bool = False) -> float:
     if layer == "jing":
-        if terms.where or terms.count:
-            # the 經 that says the place or number asked answers; one that does not only restates the act
+        if terms.where or terms.count or (terms.order and not terms.why):
+            # the 經 that says the place, number or order asked (則既一人舉觶，乃入) answers; one that does not only
+            # restates the act
             return PLACE_JING_PRIOR if says else WHY_JING_PRIOR
         if terms.why or terms.meaning:  # the 經 states the act; its reason or meaning is in the commentary
             return WHY_JING_PRIOR
