@@ -214,7 +214,8 @@ def test_a_layer_word_after_a_commentator_is_no_topic():
 
 
 @pytest.mark.parametrize("follow_up", ["那介呢？", "介呢？", "and the 介?", "What about the 介?", "為什麼？",
-                                       "ok, and where does the 介 sit?", "Thanks! What about the 介?", "明白了，那介站哪？"])
+                                       "ok, and why does the 介 not say it?", "Thanks! What about the 介?",
+                                       "明白了，那介為何不告？"])
 def test_elliptical_follow_up_carries_the_previous_terms(follow_up):
     q = analyze(follow_up, history=["賓為什麼告旨？"])
     assert "告旨" in q.context
@@ -555,9 +556,15 @@ def test_dashes_and_slashes_between_english_words_part_them():
     assert {"guest", "host"} <= set(analyze("Does the guest/host bow first?").core.split())
 
 
-def test_a_place_word_after_a_rite_names_nothing():
-    """燕礼上的乐工: 上 says "at the feast"; 上下, 上堂, 中庭 and the 內 of 內小臣 stay; 這麼 is scaffolding."""
-    assert analyze("燕礼上的乐工几个人？为什么这么少？").segments == ("乐工", "人")
-    assert analyze("鄉飲酒禮中介的位置在哪裡？").segments[0] == "介"
-    assert "内小臣" in analyze("燕禮內小臣是什麼官？").segments
-    assert "上下之人" in analyze("鄉飲酒禮上下之人").segments
+def test_a_follow_up_asking_anew_of_its_own_subject_carries_the_rite_not_the_terms():
+    """「那狗肉在哪兒煮？」 after 「鄉飲酒禮上吃的是什麼肉？」 names its own subject and asks where, not what: the
+    conversation's rite stays, the turn before's terms would only pull it back; a pronoun, a demonstrative or the
+    same kind of question keeps them."""
+    q = analyze("那狗肉在哪儿煮？", history=["乡饮酒礼上吃的是什么肉？"])
+    assert q.context == () and q.rites == ("xiangyin",)
+    assert analyze("那介坐哪儿？", history=["乡饮酒礼里正宾的座位在哪里？"]).context  # where after where
+    assert analyze("他喝完以後站在哪裡？", history=["鄉飲酒禮的司正是做什麼的？"]).context  # 他: the 司正
+    assert analyze("那方苞是怎么看的？", history=["燕礼里国君为什么拿宾媵的觯去酬宾？"]).context  # nothing of its own
+    # where the 介 sits is asked anew after why the guest praises the wine
+    for text in ("ok, and where does the 介 sit?", "明白了，那介站哪？"):
+        assert analyze(text, history=["賓為什麼告旨？"]).context == (), text

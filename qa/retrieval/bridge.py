@@ -50,7 +50,7 @@ from ..text.lexicon import (
 from ..text.normalize import normalize
 from ..text.tokens import WORD, bigrams, cjk_runs, fold_latin
 from .glosses import Gloss, mine_glosses
-from .query import _AT_RITE, _MODERN_ONLY_CHARS, _english, analyze, english_names, glossary_matches, glossary_zh_matches, names_in
+from .query import _MODERN_ONLY_CHARS, _english, analyze, english_names, glossary_matches, glossary_zh_matches, names_in
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..corpus.units import LemmaUnit
@@ -552,8 +552,8 @@ class Bridge:
         if heard := self.heard_rites(query):
             # 「向饮酒礼」, 「宴礼」: a rite's name as a speech recognizer or a hurried reader writes it
             core = query.core
-            for typed, _ in heard:  # with the place word after it (宴礼上的): "at the feast"
-                core = re.sub(re.escape(typed) + "(?:" + _AT_RITE.pattern.removeprefix("^") + ")?", " ", core)
+            for typed, _ in heard:
+                core = core.replace(typed, " ")
             query = replace(query, core=" ".join(core.split()), rites=tuple(dict.fromkeys(r for _, r in heard)))
         if slips := self.slip_pairs(query):
             core = query.core

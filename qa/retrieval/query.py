@@ -465,6 +465,19 @@ def is_follow_up(pieces: list[tuple[str, str]], content_cjk: int, content_words:
     return content_cjk <= FOLLOW_UP_MAX_CJK and content_words <= FOLLOW_UP_MAX_WORDS
 
 
+def _asks_anew(pieces: list[tuple[str, str]], text: str, previous: str) -> bool:
+    """A follow-up that names something of its own (the caller checks), asks another kind of question than the turn before (where after
+    what, why after where: :func:`qa.retrieval.terms.question_asks`) and points back at nothing (no pronoun, no
+    demonstrative): it keeps the conversation's rite, but the turn before's terms only pull it back to the old
+    subject (「那狗肉在哪兒煮？」 after 「鄉飲酒禮上吃的是什麼肉？」)."""
+    from .terms import question_asks  # terms reads queries: imported here, not at the top
+
+    if _has_pronoun(pieces) or _has_english_pronoun(pieces) or _has_demonstrative(pieces) or _BACK_EN.search(text):
+        return False
+    mine = question_asks(text)
+    return any(mine) and mine != question_asks(previous)
+
+
 def _after_acknowledgement(pieces: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """``pieces`` less the acknowledgements they open with ("ok", "thanks", 「好」, 「明白了」), unless that is all."""
     i = 0
@@ -564,27 +577,6 @@ def _asked_layers(text: str) -> list[str]:
     return list(dict.fromkeys(_LAYER_OF[m.group(1) or m.group(2)] for m in _ASKED_LAYER.finditer(first)))
 
 
-#: A place word just after a rite's name (燕礼上的乐工, 鄉飲酒禮中, 燕禮裡): "at the feast", no word of the text.
-#: (Not 上下 "those above and below", 上堂, 中庭, nor 內 of 內小臣.)
-_AT_RITE = re.compile(r"^(?:上(?![下堂])|中(?!庭)|里|裏)(?:的)?")
-
-
-def _after_rites(run: str, parts: list[str]) -> list[str]:
-    """``parts`` of ``run`` split at rite names, less the place word (上, 中, 裡) that opens a part just after a name."""
-    out, end = [], 0
-    for part in parts:
-        at = run.find(part, end)
-        if at < 0:  # pragma: no cover - the parts are pieces of run, in order
-            out.append(part)
-            continue
-        follows_name = at > end  # a name lies between the part before (or the run's start) and this one
-        end = at + len(part)
-        part = _AT_RITE.sub("", part) if follows_name else part
-        if part:
-            out.append(part)
-    return out
-
-
 #: A classical prompt's opening 「問」 (問玄酒在西者何): scaffolding only at the very start.
 _ASK_OPENING = ("問", "问")
 
@@ -647,7 +639,7 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
         flush_words()
         kept = [
             k
-            for named in _after_rites(s, split_names(s, rites_table(), rites))
+            for named in split_names(s, rites_table(), rites)
             for part in split_names(named, commentators_table(), layers)
             for k in ([part] if english else _strip_scaffolding(part, sc.all_zh))
         ]
@@ -706,6 +698,8 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
             carried = [*prev.segments, *prev.expansions, *prev.context]
             own = set(core_parts) | set(expansions_t)
             context = tuple(t for t in dict.fromkeys(carried) if t not in own and not t.isascii())
+            if content_cjk + content_words and _asks_anew(parts, matched, recent[-1]):
+                context = ()  # 「那狗肉在哪兒煮？」 after 「吃的是什麼肉？」: its own subject, its own kind of question
             # a term the previous turn spelt in pinyin ('jie') is read by the bridge, which knows readings
             carried_words = tuple(t for t in (*prev.segments, *prev.carried_words) if t.isascii() and t.isalpha())
             if content_cjk <= FOLLOW_UP_MAX_CJK and content_words <= FOLLOW_UP_MAX_WORDS:

@@ -154,9 +154,13 @@ def _grams(runs: Sequence[str]) -> tuple[set[str], set[str]]:
     return chars, grams
 
 
+def question_asks(text: str) -> tuple[bool, bool, bool, bool, bool]:
+    """What kind of answer a question asks for: (why, what it means, where, how many, in what order)."""
+    return _asks(text, normalize(text).lower())
+
+
 def _asks(text: str, asked: str) -> tuple[bool, bool, bool, bool, bool]:
-    """What kind of answer ``text`` (``asked``: its normalized, lower-cased form) asks for: (why, what it means, where,
-    how many, in what order)."""
+    """:func:`question_asks` of ``text``, ``asked`` being its normalized, lower-cased form."""
     why_he, what_he = _he_ye(text)
     # 「…是干嘛的」 asks what a thing or person is for (a gloss), not why
     asked_why = _HOW_DONE.sub("", _WHAT_FOR.sub("", asked))
@@ -198,7 +202,7 @@ def query_terms(query: "Query") -> QueryTerms:
     follows = getattr(query, "follows", "")
     if follows and not any(asks) and not query.layers:
         # 「那「無算樂」呢？」 after 「…「無算爵」是什麼意思？」 asks what it means (「方氏何說？」 asks a layer's view)
-        asks = _asks(follows, normalize(follows).lower())
+        asks = question_asks(follows)
     why, meaning, where, count, order = asks
     return QueryTerms(
         chars=frozenset(chars),
@@ -450,5 +454,5 @@ def jing_is_term(jing: str, terms: QueryTerms) -> bool:
     return any(len(t) >= 2 and t in core and len(t) / len(core) >= TERM_JING_SHARE for t in terms.asked)
 
 
-__all__ = ["QueryTerms", "asked_commentator", "explains", "gloss_strength", "glosses_tail", "jing_is_term", "query_terms",
+__all__ = ["QueryTerms", "asked_commentator", "explains", "question_asks", "gloss_strength", "glosses_tail", "jing_is_term", "query_terms",
            "says_kind", "TERM_JING_CHARS", "TERM_JING_SHARE"]
