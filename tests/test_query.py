@@ -354,6 +354,7 @@ def test_rites_outside_the_corpus_are_named():
     assert analyze("Why does the archery only start after the lü shi have their dishes?").other_rites == ()
     assert analyze("In the village archery, how many arrows does each man shoot?").other_rites == ("鄉射禮",)
     assert analyze("What happens at a wedding?").other_rites == ("士昏禮",)
+    assert analyze("天子郊祀祭天時，用的是哪幾種酒？").other_rites == ("郊祀",)  # a state sacrifice: no chapter
     assert analyze("賓為什麼告旨？").other_rites == ()
     # the chapter names in pinyin: a reader who knows the chapter writes it so
     assert analyze("What is offered in the te sheng kui shi li?").other_rites == ("特牲饋食禮",)
