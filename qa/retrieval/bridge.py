@@ -197,9 +197,9 @@ def spellings(dictionary: Cedict, text: str, *, toned: bool = False) -> Iterator
     return ("".join(r) for r in islice(product(*(of(ch) for ch in text)), MAX_READINGS))
 
 
+#: A rite's name this long (or one ending in 禮) is heard in other characters of its sound (:meth:`Bridge.heard_rites`).
 _RITE_SOUND_CHARS = 3
-
-
+#: id(dictionary) → its (length, reading) → rite id table (the dictionary is loaded once per process and kept).
 _RITE_SOUNDS: dict[int, dict[tuple[int, str], str]] = {}
 
 
@@ -547,14 +547,14 @@ class Bridge:
         # the reader wrote the term itself, in pinyin: BM25 matches it; an ambiguous syllable's
         # characters (zhi: 旨 觯 至) also count as guesses when sentences are chosen
         guessed = tuple(dict.fromkeys(t for r in readings if len(r) > 1 for t in r))
-        # a term typed with a homophone slip (司政 → 司正) is the reader's own word, written as the term itself
-        # (added as an expansion it weighed less than the rest of its run: 立 of 立个司政 matched 立飲)
         if heard := self.heard_rites(query):
             # 「向饮酒礼」, 「宴礼」: a rite's name as a speech recognizer or a hurried reader writes it
             core = query.core
             for typed, _ in heard:
                 core = core.replace(typed, " ")
             query = replace(query, core=" ".join(core.split()), rites=tuple(dict.fromkeys(r for _, r in heard)))
+        # a term typed with a homophone slip (司政 → 司正) is the reader's own word, written as the term itself
+        # (added as an expansion it weighed less than the rest of its run: 立 of 立个司政 matched 立飲)
         if slips := self.slip_pairs(query):
             core = query.core
             for typed, term in slips:

@@ -164,8 +164,8 @@ class Query:
     other_rites: tuple[str, ...] = ()  # rites not in the corpus that the question names (qa/data/other_rites.tsv)
     bridged: tuple[str, ...] = ()  # the expansions that came from CC-CEDICT or the corpus's glosses
     carried_words: tuple[str, ...] = ()  # a follow-up's: the previous turn's Latin words, for the bridge's pinyin
-    #: a follow-up's: the question it follows, whose kind (why, what is, where, how many) an elliptical one that asks
-    #: none of its own asks again (「…是什麼意思？」 → 「那「無算樂」呢？」)
+    #: a follow-up's: the question it follows, whose kind (why, what is, where, how many, in what order) an elliptical
+    #: one that asks none of its own asks again (「…是什麼意思？」 → 「那「無算樂」呢？」)
     follows: str = ""
     understood: bool = False  # the bridge has been applied (qa.retrieval.bridge)
 
@@ -466,10 +466,10 @@ def is_follow_up(pieces: list[tuple[str, str]], content_cjk: int, content_words:
 
 
 def _asks_anew(pieces: list[tuple[str, str]], text: str, previous: str) -> bool:
-    """A follow-up that names something of its own (the caller checks), asks another kind of question than the turn before (where after
-    what, why after where: :func:`qa.retrieval.terms.question_asks`) and points back at nothing (no pronoun, no
-    demonstrative): it keeps the conversation's rite, but the turn before's terms only pull it back to the old
-    subject (「那狗肉在哪兒煮？」 after 「鄉飲酒禮上吃的是什麼肉？」)."""
+    """A follow-up that names something of its own (the caller checks), asks another kind of question than the turn
+    before (where after what, why after where: :func:`qa.retrieval.terms.question_asks`) and points back at nothing
+    (no pronoun, no demonstrative): it keeps the conversation's rite, but the turn before's terms only pull it back to
+    the old subject (「那狗肉在哪兒煮？」 after 「鄉飲酒禮上吃的是什麼肉？」)."""
     from .terms import question_asks  # terms reads queries: imported here, not at the top
 
     if _has_pronoun(pieces) or _has_english_pronoun(pieces) or _has_demonstrative(pieces) or _BACK_EN.search(text):
@@ -556,12 +556,13 @@ _QUOTED_LAYER = re.compile(r"(疏|注)(?:(?:云|曰|說|说)[^「『“，,。�
 _LAYER_OF = {"疏": "shu", "注": "zhu"}
 #: What a question asks after quoting the 注 (「…」，何謂也 / 是什麼意思 / 為什麼這樣說): what the words mean, or why.
 _ASKS_OF_QUOTE = re.compile(r"何謂|何谓|何意|何解|何也|何以|何故|意思|怎麼理解|怎么理解|如何理解|為什麼|为什么|為何|为何|何所指|指什麼|指什么")
-#: What follows a commentator's name when his words are quoted (鄭玄說「…」, 方氏曰：「…」), normalized.
+#: What follows a commentator's name when his words are quoted (鄭玄說「…」, 方氏曰：「…」), in simplified characters.
 _QUOTING_VERB = r"(?:云|曰|说|言|谓|引|认为|以为)?[：:︰]?[「『“]"
 
 
 def quoting_layers(text: str) -> frozenset[str]:
-    """The layers named just before the words ``text`` quotes of them (注云「…」, 鄭注說「…」, 鄭玄說「…」, 方氏曰「…」, 鄭注引「…」)."""
+    """The layers named just before the words ``text`` quotes of them (注云「…」, 鄭注說「…」, 鄭玄說「…」, 方氏曰「…」,
+    鄭注引「…」)."""
     found = {_LAYER_OF[m.group(1)] for m in _QUOTED_LAYER.finditer(text)}
     folded = "".join(fold_char(ch) or ch for ch in text)  # simplified, punctuation kept
     for name, layer in commentators_table().chinese:
