@@ -231,3 +231,6 @@ def test_the_commentary_quoted_is_explained_not_echoed(real_retriever):
     assert a.evidence[0].layer == "shu" and "屨空則不宜陳於側" in a.evidence[0].text
     b = real_retriever.ask("鄭玄說「禮者尚敬，敬多則不親」，賈疏舉什麼例子來說明？")
     assert b.evidence[0].layer == "shu" and "饗在廟立行禮" in b.evidence[0].text
+    # a 注 with no 疏 beside it is the only text on its words: it answers, not another unit's 疏
+    c = real_retriever.ask("注云「坐行之，若今坐相勸酒」，何謂也？")
+    assert c.evidence[0].unit_id == "zhushu.yan.b015" and c.evidence[0].layer == "zhu"

@@ -261,6 +261,9 @@ def compose_answer(
     """The answer to ``query`` from ``hits``: up to ``max_sentences`` cited sentences, or a
     plain "nothing answers this" when the retriever found nothing relevant."""
     hits = tuple(hits)
+    if getattr(query, "explains_quote", False) and hits and not hits[0].unit.shu:
+        # the 注 quoted has no 疏 to explain it (「注云「坐行之，若今坐相勸酒」，何謂也？」): its own words answer
+        query = replace(query, layers=("zhu",))
     # a question naming a rite or a commentator of the corpus is about it, whatever else it names
     # (「鄭注引周禮何意？」); so is one quoting its 經 (below)
     layers = tuple(getattr(query, "layers", ()))

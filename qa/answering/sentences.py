@@ -466,7 +466,11 @@ def scoring(query: "Query", hits: Sequence["Hit"], cands: Sequence[Candidate]) -
     english = question_words(query) if query.lang in ("en", "mixed") and (ENGLISH_SHARE or PLAIN_SHARE) else frozenset()
     modern = (frozenset(chinese_bag([(s, 1.0) for s in query.segments if not s.isascii()]))
               if query.lang in PLAIN_CHINESE_LANGS and PLAIN_SHARE else frozenset())
-    quoted = frozenset(b for r in quoted_runs(query.text) if len(r) >= QUOTED_ECHO_CHARS for b in bigrams(r))
+    # what the question quotes is echoed only where a 疏 can explain it (the first unit has one): a 注 or 析疑 with no
+    # 疏 beside it is the only text there is on its words
+    explained = bool(hits) and bool(hits[0].unit.shu)
+    quoted = frozenset(b for r in quoted_runs(query.text) if len(r) >= QUOTED_ECHO_CHARS for b in bigrams(r)) if explained \
+        else frozenset()
     asks_of_quote = frozenset(getattr(query, "layers", ())) - quoting_layers(query.text)
     return Scoring(terms, weights, matched, units, question, english, modern, quoted=quoted, asks_of_quote=asks_of_quote)
 

@@ -167,6 +167,8 @@ class Query:
     #: a follow-up's: the question it follows, whose kind (why, what is, where, how many, in what order) an elliptical
     #: one that asks none of its own asks again (「…是什麼意思？」 → 「那「無算樂」呢？」)
     follows: str = ""
+    #: the question quotes the 注 and asks what its words mean: the 疏 is asked (``layers``), where there is one
+    explains_quote: bool = False
     understood: bool = False  # the bridge has been applied (qa.retrieval.bridge)
 
     @property
@@ -655,11 +657,13 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
     # 「鄭注「禮者尚敬」，疏怎麼解釋？」, 「試據賈疏解釋鄭注“燕乃祭薦”」: the 疏 is asked; the 注 written before the words it
     # quotes only says whose they are (named alone, 「鄭注「…」何謂？」, it is the layer asked)
     quoting = quoting_layers(matched) - set(asked_layers)
+    explains_quote = False
     if quoting and set(layers) - quoting:
         layers = [x for x in dict.fromkeys(layers) if x not in quoting]
     elif quoting == {"zhu"} and set(layers) <= quoting and _ASKS_OF_QUOTE.search(matched.rsplit("」", 1)[-1]):
         # 「注云「屨賤，不空居堂」，何謂也？」: the 注's own words are what the asker has; the 疏 explains them
         layers = ["shu"]
+        explains_quote = True
 
     core = " ".join(core_parts)
     core_cjk = "".join(p for p in core_parts if not p.isascii())
@@ -728,6 +732,7 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
         other_rites=tuple(outside),
         carried_words=carried_words,
         follows=follows,
+        explains_quote=explains_quote,
     )
 
 
