@@ -199,16 +199,12 @@ def spellings(dictionary: Cedict, text: str, *, toned: bool = False) -> Iterator
 
 #: A rite's name this long (or one ending in 禮) is heard in other characters of its sound (:meth:`Bridge.heard_rites`).
 _RITE_SOUND_CHARS = 3
-#: id(dictionary) → its (length, reading) → rite id table (the dictionary is loaded once per process and kept).
-_RITE_SOUNDS: dict[int, dict[tuple[int, str], str]] = {}
 
 
 def _rite_sounds(dictionary: Cedict) -> dict[tuple[int, str], str]:
     """(length, toneless reading) → rite id, for the corpus's rite names that end in 禮 or run _RITE_SOUND_CHARS
-    characters or more (鄉飲酒禮, 鄉飲酒, 燕禮; not 鄉飲); once per dictionary."""
-    if id(dictionary) in _RITE_SOUNDS:
-        return _RITE_SOUNDS[id(dictionary)]
-    out: dict[tuple[int, str], str] = _RITE_SOUNDS.setdefault(id(dictionary), {})
+    characters or more (鄉飲酒禮, 鄉飲酒, 燕禮; not 鄉飲)."""
+    out: dict[tuple[int, str], str] = {}
     for name, rite in rites_table().chinese:
         if len(name) >= _RITE_SOUND_CHARS or (len(name) >= 2 and name.endswith("礼")):
             for key in spellings(dictionary, name):
@@ -271,6 +267,8 @@ class Bridge:
     #: quoting the text in pinyin spells ("zuo xing zhi" → 坐行之 of 「乃就席，坐行之」; two only within quotation
     #: marks, 'gou jing' → 苟敬) when no term of the corpus reads so
     jing_phrases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: (length, toneless reading) → rite id: a rite's name heard in other characters (:meth:`heard_rites`)
+    rite_sounds: Mapping[tuple[int, str], str] = field(default_factory=dict)
 
     @classmethod
     def build(cls, units: Sequence["LemmaUnit"], idf: Mapping[str, float], dictionary: Cedict | None = None) -> "Bridge":
@@ -326,7 +324,7 @@ class Bridge:
                    "\n".join(normalize(u.full_text) for u in units),
                    frozenset(ch for ch in chars if dictionary.compounds(ch) <= RARE_CHAR_WORDS), title_readings,
                    {k: tuple(v[:PER_SYLLABLE]) for k, v in syllables.items()},
-                   {k: tuple(dict.fromkeys(v))[:PER_SYLLABLE] for k, v in phrases.items()})
+                   {k: tuple(dict.fromkeys(v))[:PER_SYLLABLE] for k, v in phrases.items()}, _rite_sounds(dictionary))
 
     # ── the three bridges ──────────────────────────────────────────────────────
 
@@ -444,7 +442,7 @@ class Bridge:
         that end in 禮 or run three characters or more: their sound is no everyday word's."""
         if query.rites or query.other_rites:
             return ()
-        names = _rite_sounds(self.dictionary)
+        names = self.rite_sounds
         out: list[tuple[str, str]] = []
         longest = max((m for m, _ in names), default=0)
         for run in (r for seg in query.segments if not seg.isascii() for r in cjk_runs(seg)):

@@ -684,21 +684,27 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
         rites = ["yan"]  # 「燕洗而鄉射不洗」, "at the feast, but … in the great archery": set beside another rite
     # a question that names a rite is about it, unless it says it follows on (那燕禮呢？)
     # 「鄉射禮也是這樣嗎？」, "Is it the same in the archery rite?": another rite set beside what the turn before asked
+    earlier: list[Query | None] = []
+
+    def previous() -> Query | None:
+        """The turn before, analysed once (it analyses its own turns before: doing it twice doubles per turn)."""
+        if not earlier:
+            try:
+                earlier.append(analyze(recent[-1], max_chars=max_chars, history=recent[:-1]))
+            except QueryError:  # pragma: no cover - recent holds only non-empty turns
+                earlier.append(None)
+        return earlier[0]
+
     compares_back = bool(recent and outside and not rites and _refers_back(parts, matched))
     if recent and rites and not outside and _refers_back(parts, matched) and content_cjk <= FOLLOW_UP_MAX_CJK \
             and content_words <= FOLLOW_UP_MAX_WORDS:
         # "Is it the same at the lord's banquet, the Yan li?", 「燕禮也是這樣嗎？」: the point the turn before asked, in the
         # other rite of the corpus
-        try:
-            compares_back = set(analyze(recent[-1], max_chars=max_chars, history=recent[:-1]).rites) - set(rites) != set()
-        except QueryError:  # pragma: no cover - recent holds only non-empty turns
-            pass
+        prior = previous()
+        compares_back = prior is not None and bool(set(prior.rites) - set(rites))
     standalone = bool(rites or outside) and not has_follow_up_marker(parts) and not compares_back
     if recent and not standalone and (compares_back or is_follow_up(parts, content_cjk, content_words)):
-        try:
-            prev = analyze(recent[-1], max_chars=max_chars, history=recent[:-1])
-        except QueryError:  # pragma: no cover - recent holds only non-empty turns
-            prev = None
+        prev = previous()
         if prev is not None:
             carried = [*prev.segments, *prev.expansions, *prev.context]
             own = set(core_parts) | set(expansions_t)
@@ -714,10 +720,8 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
     elif recent and not standalone and has_follow_up_marker(parts):
         # a longer question that still says it follows on ("And the next day, …", 「那獻笙的時候呢，…」)
         # stands on its own words, in the rite it names or else the one the conversation is about
-        try:
-            rites = rites or list(analyze(recent[-1], max_chars=max_chars, history=recent[:-1]).rites)
-        except QueryError:  # pragma: no cover - recent holds only non-empty turns
-            pass
+        if not rites and (prior := previous()) is not None:
+            rites = list(prior.rites)
 
     return Query(
         text=cleaned,
