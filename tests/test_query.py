@@ -201,6 +201,27 @@ def test_a_worksheet_frame_names_nothing_in_the_text():
     assert "明" not in q.core.split() and "用意" not in q.core and q.layers == ("zhu",)
 
 
+def test_an_exam_frame_names_nothing_and_asks_a_meaning():
+    """名詞解釋：X asks what X means; 簡答題 / 論述題 frame a question; neither is a term of the text."""
+    q = analyze("名詞解釋：鄉飲酒禮中的「先生」。")
+    assert "名詞解釋" not in q.core and "名词解释" not in q.core and "先生" in q.core
+    assert query_terms(q).meaning
+    assert "简答" not in analyze("簡答題：主人為什麼要親自去請賓？").core
+
+
+def test_a_demonstrative_few_asks_no_number():
+    """那幾個吹笙的人 are those players, not how many; 幾首 and 多少 still ask a number."""
+    assert not query_terms(analyze("奏乐的时候那几个吹笙的人站在哪儿？")).count
+    assert not query_terms(analyze("為什麼偏偏挑這幾首？")).count
+    assert query_terms(analyze("合樂一共唱幾首？")).count and query_terms(analyze("樂工有多少人？")).count
+
+
+def test_a_name_ending_a_longer_name_is_no_name():
+    """方氏 is 方苞 (方氏曰…), but not inside the 周禮 office 職方氏."""
+    assert analyze("《周禮》職方氏所掌者何？").layers == ()
+    assert analyze("方氏何以疑之？").layers == ("xiyi",)
+
+
 def test_a_layer_word_after_a_commentator_is_no_topic():
     # 疏 of 「賈公彥的疏」 names the layer already named: nothing to match, so the follow-up keeps its subject
     q = analyze("那賈公彥的疏又怎麼說？", history=["方苞怎麼看燕禮裡的「士旅食」？"])
@@ -234,6 +255,7 @@ def test_a_short_question_saying_so_or_like_this_follows_on():
     # a question that opens with 他 / 他們 is about whom the turn before asked, marker or none
     assert "司正" in analyze("他喝完那杯酒以后站在哪儿？", history=["乡饮酒礼上的司正是做什么的？"]).context
     assert analyze("主人喝完那杯酒以后站在哪儿？", history=["乡饮酒礼上的司正是做什么的？"]).context == ()
+    assert "司正" in analyze("喝完以後他站在哪兒？", history=["乡饮酒礼上的司正是做什么的？"]).context  # 他 anywhere
     # so does a short English question about "he" or "they"; a longer one names its own subject
     history = ["What does the director of music (樂正) do?"]
     assert "乐正" in analyze("Where exactly does he stand?", history=history).context

@@ -98,7 +98,7 @@ QUOTED_PHRASE_CHARS = (2, *PHRASE_CHARS)
 #: An English word with a possessive ending (the jie's, the jie’s).
 _POSSESSOR = re.compile(r"([A-Za-z]+)['’]s\b")
 #: Kinds of ``beyond.tsv`` word: another work, a commentator's life, the classic's history (:meth:`Bridge.asks_beyond`).
-BEYOND_WORK, BEYOND_LIFE, BEYOND_HISTORY = "work", "life", "history"
+BEYOND_WORK, BEYOND_LIFE, BEYOND_HISTORY, BEYOND_ERA = "work", "life", "history", "era"
 #: How far (characters, or English words) after a commentator's name a word of his life still speaks of him.
 LIFE_GAP = 6
 #: ... and how many English words before it ("the biography of Fang Bao").
@@ -628,8 +628,11 @@ class Bridge:
         風雅頌，各指什麼？」, "the Analects"), a named commentator's life (「鄭玄的老師是誰？」), or the classic's own history
         (「儀禮十七篇是誰傳下來的？」), and names nothing of the corpus's own beyond that: no rite of it, no ritual term
         of its own, no term in pinyin, no run of four characters of its text (「周禮鍾師如何奏陔夏？」: the 注 cites
-        「周禮‧鍾師」), not the 經, 注 or 疏 themselves."""
+        「周禮‧鍾師」), not the 經, 注 or 疏 themselves. A later age (kind ``era``: 唐代, 明太祖, "the Qing dynasty") asks
+        of its own practice even beside the rite's name, unless a commentator or his layer is named."""
         found = set(names_in(beyond_table(), query.norm, WORD.findall(query.norm)))
+        if BEYOND_ERA in found and not query.layers:
+            return True  # a later age's practice (「唐代的鄉飲酒禮也歌鹿鳴嗎？」), though the rite is named; not 「清代方苞…」
         # a commentator's life names his commentary as one of his works (「除了儀禮疏他還寫過什麼書？」): no layer asked
         if not found or self._names_its_own(query, commentary=found != {BEYOND_LIFE}):
             return False

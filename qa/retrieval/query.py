@@ -456,7 +456,7 @@ def is_follow_up(pieces: list[tuple[str, str]], content_cjk: int, content_words:
     if content_cjk == 0 and content_words == 0:
         return True
     if not has_follow_up_marker(pieces):
-        if _opens_with_pronoun(pieces) and content_cjk <= PRONOUN_FOLLOW_UP_MAX_CJK and content_words <= PRONOUN_FOLLOW_UP_MAX_WORDS:
+        if _has_pronoun(pieces) and content_cjk <= PRONOUN_FOLLOW_UP_MAX_CJK and content_words <= PRONOUN_FOLLOW_UP_MAX_WORDS:
             return True  # 「他喝完那杯酒以後站在哪兒？」: who 他 is, the turn before says
         if _has_english_pronoun(pieces) and content_cjk == 0 and content_words <= ENGLISH_BARE_PRONOUN_MAX_WORDS:
             return True  # "Where exactly does he put the goblet down?"

@@ -55,7 +55,7 @@ _MEANING = ("什么意思", "何谓", "何义", "是什么", "mean", "what is", 
             "何官", "到底是谁", "是谁", "干什么的", "干嘛的", "干吗的", "做什么的", "做啥的", "啥意思", "指哪",
             "指什么", "指的是", "哪些官", "什么官", "何所指", "指谁", "何解", "何训", "训何", "何释",
             "何物", "什么叫", "怎么讲", "者谁", "whats a", "whats the", "what exactly is", "谓谁",
-            "边个", "乜嘢")
+            "边个", "乜嘢", "名词解释")
 #: The classical 「X者何？」 asks what X is (but 「…者何在」 where it is).
 _WHAT_IS_END = re.compile(r"者何[也乎]?[？?。！!\s]*$")
 #: 「…，何也？」 after a clause asks why (「主人退而賓又拜辱，何也？」); after a bare term or 者
@@ -89,6 +89,8 @@ _ORDER = re.compile(r"以齿|以次|依次|从次|次序|次第|先后|先[^，�
 _WHERE_NA = re.compile(r"哪(?![个些一位种样天年次首篇边几])")
 _COUNT = ("几", "多少", "how many", "how much", "若干", "多久", "多长", "how long", "how often", "几年", "多远", "多高", "多深", "多宽",
           "how far", "how tall", "how deep", "how wide", "多大", "how big", "how large", "多重", "how heavy", "几多")
+#: 几 that counts nothing: those few (那几个吹笙的人, 这几首), several (好几个人), almost (几乎).
+_NOT_COUNTING = re.compile(r"[那这]几|好几|几乎")
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +169,7 @@ def _asks(text: str, asked: str) -> tuple[bool, bool, bool, bool, bool]:
     return (why_he or any(w in asked_why for w in _WHY),
             what_he or any(w in asked for w in _MEANING) or bool(_WHAT_IS_END.search(text)),
             any(w in asked.replace("何所取", "") for w in _WHERE) or bool(_WHERE_NA.search(asked)),
-            any(w in asked for w in _COUNT),
+            any(w in _NOT_COUNTING.sub("", asked) for w in _COUNT),
             any(w in asked for w in _ORDER_ASKED) or bool(_WHEN_OPENING.match(asked)))
 
 

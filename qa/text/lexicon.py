@@ -258,15 +258,22 @@ def rite_names() -> dict[str, str]:
     return rites_table().canonical
 
 
+#: Names that end a longer name after one of these characters: 方氏 (方苞) in the 周禮's offices 職方氏, 懷方氏, 合方氏,
+#: 訓方氏, 形方氏 (normalized, simplified).
+INSIDE_LONGER: dict[str, str] = {"方氏": "职怀合训形"}
+
+
 def split_names(run: str, table: _Names, found: list[str]) -> list[str]:
-    """Split a CJK run at the names of ``table`` (longest first), appending their values to ``found`` in text order."""
+    """Split a CJK run at the names of ``table`` (longest first), appending their values to ``found`` in text order;
+    a name closing a longer one (職方氏: :data:`INSIDE_LONGER`) is no name."""
     hits: list[tuple[int, int, str]] = []
     mask = [False] * len(run)
     for name, rite in table.chinese:
         start = run.find(name)
         while start != -1:
             end = start + len(name)
-            if not any(mask[start:end]):
+            inside = start > 0 and run[start - 1] in INSIDE_LONGER.get(name, "")
+            if not inside and not any(mask[start:end]):
                 mask[start:end] = [True] * len(name)
                 hits.append((start, end, rite))
             start = run.find(name, start + 1)
