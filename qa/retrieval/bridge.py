@@ -98,7 +98,7 @@ QUOTED_PHRASE_CHARS = (2, *PHRASE_CHARS)
 #: An English word with a possessive ending (the jie's, the jie’s).
 _POSSESSOR = re.compile(r"([A-Za-z]+)['’]s\b")
 #: Kinds of ``beyond.tsv`` word: another work, a commentator's life, the classic's history (:meth:`Bridge.asks_beyond`).
-BEYOND_WORK, BEYOND_LIFE, BEYOND_HISTORY, BEYOND_ERA = "work", "life", "history", "era"
+BEYOND_WORK, BEYOND_LIFE, BEYOND_HISTORY, BEYOND_ERA, BEYOND_LEARNING = "work", "life", "history", "era", "learning"
 #: How far (characters, or English words) after a commentator's name a word of his life still speaks of him.
 LIFE_GAP = 6
 #: ... and how many English words before it ("the biography of Fang Bao").
@@ -629,10 +629,13 @@ class Bridge:
         (「儀禮十七篇是誰傳下來的？」), and names nothing of the corpus's own beyond that: no rite of it, no ritual term
         of its own, no term in pinyin, no run of four characters of its text (「周禮鍾師如何奏陔夏？」: the 注 cites
         「周禮‧鍾師」), not the 經, 注 or 疏 themselves. A later age (kind ``era``: 唐代, 明太祖, "the Qing dynasty") asks
-        of its own practice even beside the rite's name, unless a commentator or his layer is named."""
+        of its own practice even beside the rite's name, and a saying of ritual learning the text never writes (kind
+        ``learning``: 禮不下庶人, 克己復禮) whatever ritual word it holds, unless a commentator or his layer is named."""
         found = set(names_in(beyond_table(), query.norm, WORD.findall(query.norm)))
-        if BEYOND_ERA in found and not query.layers:
-            return True  # a later age's practice (「唐代的鄉飲酒禮也歌鹿鳴嗎？」), though the rite is named; not 「清代方苞…」
+        if found & {BEYOND_ERA, BEYOND_LEARNING} and not query.layers:
+            # a later age's practice (「唐代的鄉飲酒禮也歌鹿鳴嗎？」) though the rite is named, not 「清代方苞…」; a saying the
+            # text never writes (「刑不上大夫」) though it holds a ritual word
+            return True
         # a commentator's life names his commentary as one of his works (「除了儀禮疏他還寫過什麼書？」): no layer asked
         if not found or self._names_its_own(query, commentary=found != {BEYOND_LIFE}):
             return False

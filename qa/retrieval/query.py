@@ -541,7 +541,18 @@ def other_rites(norm: str, words: Sequence[str]) -> list[str]:
     A name that leaves two rites open ("archery": 鄉射禮 / 大射儀) goes when the question names one of them ("the great
     archery": 大射儀)."""
     named = names_in(other_rites_table(), norm, words, within=glossary().english)
+    named += [v for v in _respaced_rites(words) if v not in named]
     return [v for v in named if not any(w != v and w in v.split(" / ") for w in named)]
+
+
+def _respaced_rites(words: Sequence[str]) -> list[str]:
+    """Rites outside the corpus named in pinyin spaced otherwise than the table writes them ("Gongshi dafu li",
+    "xiangsheli" for gong shi da fu li, xiang she li): a run of the question's words that, joined, is a name joined."""
+    joined = {"".join(key): value for key, value in other_rites_table().english.items() if len(key) > 1}
+    stems = [stem(w) for w in words if w not in DETERMINERS]
+    found = (joined.get("".join(stems[i : i + n])) for i in range(len(stems)) for n in range(1, MAX_PHRASE_WORDS + 1)
+             if i + n <= len(stems))
+    return list(dict.fromkeys(v for v in found if v))
 
 
 #: Words for a layer or a view that name no topic once a commentator is named (賈公彥的「疏」, 方苞的「看法」).
