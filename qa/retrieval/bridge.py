@@ -50,6 +50,7 @@ from ..text.lexicon import (
 from ..text.normalize import normalize
 from ..text.tokens import WORD, bigrams, cjk_runs, fold_latin
 from .glosses import Gloss, mine_glosses
+from .preface import chinese_preface
 from .query import _MODERN_ONLY_CHARS, _english, analyze, english_names, glossary_matches, glossary_zh_matches, names_in
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -847,13 +848,16 @@ class Bridge:
 
     def _after_now(self, query: "Query") -> str | None:
         """Where a `now` word of ``modern.tsv`` (现在) opens the question: "" (the whole question); where it opens a
-        later sentence of it, or what follows a reader's preface and its colon (「…順便問一句：現在飯局上…」): the text
-        from there on; None where it opens neither."""
+        later sentence of it, or what follows a reader's preface and its colon (「…順便問一句：現在飯局上…」) or its
+        clauses about the asker (:func:`qa.retrieval.preface.chinese_preface`): the text from there on; None where it
+        opens neither."""
         names = tuple(name for name, value in modern_table().chinese if value == NOW)
         if query.segments and query.segments[0].startswith(names):
             return ""
-        for m in _SENTENCE_OPENING.finditer(query.text):
-            tail = query.text[m.end() :].strip()
+        openings = [m.end() for m in _SENTENCE_OPENING.finditer(query.text)]
+        before = chinese_preface(query.text)[0]  # 「最近在讀《儀禮》，有個地方不明白，現在國宴上…」
+        for at in [*openings, len(before)] if before else openings:
+            tail = query.text[at:].strip()
             if normalize(tail).startswith(names):
                 return tail
         return None

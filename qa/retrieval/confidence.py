@@ -75,7 +75,6 @@ of ``CALIBRATION_VERSION`` is stale and rebuilt (or refused), never recalibrated
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
@@ -84,8 +83,10 @@ import numpy as np
 from ..errors import IndexStoreError
 from ..text.cedict import cedict
 from ..text.lexicon import glossary
+from ..text.normalize import normalize
 from ..text.tables import read_table
 from ..text.tokens import WORD
+from .preface import asked_part, chinese_preface, preface_words
 from .query import analyze, glossary_words
 from .shadow import english_key
 
@@ -198,86 +199,6 @@ _PHRASING_EN = frozenset("hes shes its theyre youre were im ive thats whats wont
                          "someone something anything everything nothing".split())
 
 
-#: The asker's own words: a clause of an English question with one of these and no word of the glossary tells why
-#: it is asked ("I'm writing a novel", "my son asked me this after a museum visit", "I'd guess not"), not what
-#: about: its words are no content of the ritual share, neither ritual nor off-topic. So does a whole first sentence
-#: with one of them before the question, whatever glossary word it holds ("I'm making a card game about toasting
-#: etiquette. Who started …?": toasting still counts as ritual): eighteenth round, lay probe English refusals 7 → 5,
-#: development answerable and off-topic questions unchanged (novel, game and class prefaces among them).
-_FIRST_PERSON = frozenset("i im ive id ill my me mine we our us".split())
-_CLAUSE_END = re.compile(r"[.!?;:,()\u2014\u2013]+|\s-\s")
-
-
-#: Names of the rite's own world: a preface naming them ("a feast scene loosely based on ancient China") sets the
-#: question nowhere else.
-_RITE_WORLD = frozenset("china chinese zhou confucius confucian yili".split())
-
-
-def _names_a_setting(clause: str) -> bool:
-    """A name inside the clause (Tudor England, Thanksgiving; not its first word, not I, not China) is where the
-    question is set: the clause is its topic."""
-    return any(w[:1].isupper() and w.lower() not in _FIRST_PERSON and w.lower() not in _RITE_WORLD
-               for w in re.findall(r"[A-Za-z]+", clause)[1:])
-
-
-def _aside(text: str) -> tuple[str, str]:
-    """(the question, a remark after it): "… no bells? Seems oddly modest." → ("… no bells?", " Seems oddly modest.");
-    (text, "") when nothing follows the last question mark."""
-    asked, mark, after = text.rpartition("?")
-    if mark and asked.strip() and after.strip():
-        return asked + mark, after
-    return text, ""
-
-
-def _about_the_asker(clause: str) -> bool:
-    """A clause in the first person that names no other world ("I'm making a card game", not "I'm hosting a
-    Thanksgiving dinner")."""
-    words = WORD.findall(clause.lower().replace("'", "").replace("\u2019", ""))
-    return bool(_FIRST_PERSON.intersection(words)) and not _names_a_setting(clause)
-
-
-def _opening_preface(text: str) -> tuple[str, str]:
-    """(a first sentence about the asker before the question, the rest): "I'm making a card game about toasting
-    etiquette. Who started …?" → ("I'm making a card game about toasting etiquette.", "Who started …?");
-    ("", text) when the question has none."""
-    first, stop, rest = text.partition(". ")
-    if stop and "?" in rest and "?" not in first and _about_the_asker(first):
-        return first + stop, rest
-    return "", text
-
-
-def asked_part(text: str) -> str:
-    """An English question without what it says about the asker: the remark after it, a first sentence about the
-    asker, and an opening clause about the asker before a colon ("Asking for a game I'm designing: was there a set
-    number of rounds …?" → "was there a set number of rounds …?"). ``text`` itself when it has none of them."""
-    text = _opening_preface(_aside(text)[0])[1]
-    head, colon, rest = text.partition(":")
-    if colon and rest.strip() and "?" not in head and _about_the_asker(head):
-        return rest.strip()
-    return text
-
-
-def preface_words(text: str) -> frozenset[str]:
-    """The words of ``text``'s English clauses about the asker (see ``_FIRST_PERSON``), lower-cased, apostrophes
-    dropped (I'm → im), as the question's segments spell them."""
-    out: set[str] = set()
-    text = text.replace("'", "").replace("\u2019", "")
-    # a remark after the question ("… no bells? Seems oddly modest.", "A friend swears it was dog."): an aside
-    text, after = _aside(text)
-    out.update(w for w in WORD.findall(after.lower()) if not glossary_words([w]))
-    # a sentence about the asker before the question ("I'm making a card game about toasting etiquette. Who …?"):
-    # its glossary words still count (_content_terms keeps them), the rest is why it is asked
-    first, text = _opening_preface(text)
-    out.update(WORD.findall(first.lower()))
-    for clause in _CLAUSE_END.split(text):
-        words = WORD.findall(clause.lower())
-        # a name inside it (Tudor England, Thanksgiving) is where the question is set: the clause is its topic
-        named = _names_a_setting(clause)
-        if words and _FIRST_PERSON.intersection(words) and not named and not glossary_words(words):
-            out.update(words)
-    return frozenset(out)
-
-
 def foreign_english(query: "Query", vocabulary: frozenset[str], stop: frozenset[str]) -> list[str]:
     """The question's English content words (in the shadow's key form) that ``vocabulary`` (the rite's
     English: see :meth:`qa.retrieval.retriever.HybridRetriever.english_vocabulary`) lacks, glossary words
@@ -345,7 +266,11 @@ def _content_terms(query: "Query", idf: Mapping[str, float], unknown: float) -> 
 
     covered = glossary_words([s for s in query.segments if s.isascii()])
     preface = preface_words(query.text) if query.lang in ("en", "mixed") else frozenset()
+    before, asked = chinese_preface(query.text) if query.lang not in ("en", "mixed") else ("", "")
+    said_before, said_asked = (normalize(before), normalize(asked)) if before else ("", "")
     for seg in query.segments:
+        if said_before and seg in said_before and seg not in said_asked:
+            continue  # a clause about the asker (「老師上課講到這個，我沒聽懂」): no topic either way
         if seg.isascii():
             if seg.lower() in _PHRASING_EN or (seg in preface and seg not in covered):
                 continue  # I'm, don't, nobody; a clause about the asker: no topic either way

@@ -32,7 +32,9 @@ probability: ``TOPIC_VETO``, ``TOPIC_VOUCH`` and ``TOPIC_FLOOR`` in :mod:`qa.ret
 An English question that opens with why it is asked ("I'm designing a feast scene for a game. Once everyone's
 seated, what dishes come out?") is also read without it (:func:`qa.retrieval.confidence.asked_part`), and the
 higher verdict stands when what is left has ASKED_MIN_WORDS words or more: the asker's game, novel or homework
-speaks of today, the question of the rite. A short rest ("Why?", "Any history there?") is read only whole.
+speaks of today, the question of the rite. A short rest ("Why?", "Any history there?") is read only whole. So is a
+Chinese question behind its clauses about the asker (「老師上課講到這個，我沒聽懂，想請教：…」:
+:func:`qa.retrieval.confidence.chinese_preface`).
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ from ..corpus.renderings import sentence_questions_in, unit_questions_in
 from ..text.normalize import normalize
 from ..text.tables import data_dir, per_directory, read_table
 from ..text.tokens import WORD, char_ngrams, cjk_runs
-from .confidence import asked_part
+from .preface import asked_part, chinese_preface
 from .shadow import english_key
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -166,9 +168,12 @@ def topic_probabilities(queries: Sequence["Query"]) -> list[float | None]:
     read = [i for i, q in enumerate(queries) if reads(q)]
     for i, p in zip(read, model.probability([queries[i].text for i in read])):
         out[i] = float(p)
-        asked = asked_part(queries[i].text) if queries[i].lang in ("en", "mixed") else queries[i].text
-        if asked != queries[i].text and len(WORD.findall(asked.lower())) >= ASKED_MIN_WORDS:
-            out[i] = max(float(p), float(model.probability([asked])[0]))
+        if queries[i].lang in ("en", "mixed"):
+            asked = asked_part(queries[i].text)
+            if asked != queries[i].text and len(WORD.findall(asked.lower())) >= ASKED_MIN_WORDS:
+                out[i] = max(float(p), float(model.probability([asked])[0]))
+        elif (asked := chinese_preface(queries[i].text)[1]) != queries[i].text:
+            out[i] = float(model.probability([asked])[0])  # the asker's studies speak of the rite world: read without
     return out
 
 

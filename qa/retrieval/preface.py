@@ -1,0 +1,147 @@
+"""What a question says about its asker, apart from what it asks: the prefaces and asides the confidence rule and
+the topic classifier read past.
+
+English (:func:`preface_words`, :func:`asked_part`): clauses in the first person or of asking ("I'm writing a novel",
+"Quick question from a book club member:"), a first sentence about the asker, a remark after the question. Chinese
+(:func:`chinese_preface`): the opening clauses of studying and asking before the question (「老師上課講到這個，我沒聽懂，
+想請教：…」). Pure functions of the text and the glossary / ``modern.tsv`` tables.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..text.lexicon import glossary, modern_table
+from ..text.normalize import normalize
+from ..text.tokens import WORD
+from .query import glossary_words
+
+#: The asker's own words: a clause of an English question with one of these and no word of the glossary tells why
+#: it is asked ("I'm writing a novel", "my son asked me this after a museum visit", "I'd guess not"), not what
+#: about: its words are no content of the ritual share, neither ritual nor off-topic. So does a whole first sentence
+#: with one of them before the question, whatever glossary word it holds ("I'm making a card game about toasting
+#: etiquette. Who started …?": toasting still counts as ritual): eighteenth round, lay probe English refusals 7 → 5,
+#: development answerable and off-topic questions unchanged (novel, game and class prefaces among them).
+_FIRST_PERSON = frozenset("i im ive id ill my me mine we our us".split())
+_CLAUSE_END = re.compile(r"[.!?;:,()\u2014\u2013]+|\s-\s")
+
+
+#: Names of the rite's own world: a preface naming them ("a feast scene loosely based on ancient China") sets the
+#: question nowhere else.
+_RITE_WORLD = frozenset("china chinese zhou confucius confucian yili".split())
+
+
+def _names_a_setting(clause: str) -> bool:
+    """A name inside the clause (Tudor England, Thanksgiving; not its first word, not I, not China) is where the
+    question is set: the clause is its topic."""
+    return any(w[:1].isupper() and w.lower() not in _FIRST_PERSON and w.lower() not in _RITE_WORLD
+               for w in re.findall(r"[A-Za-z]+", clause)[1:])
+
+
+def _aside(text: str) -> tuple[str, str]:
+    """(the question, a remark after it): "… no bells? Seems oddly modest." → ("… no bells?", " Seems oddly modest.");
+    (text, "") when nothing follows the last question mark."""
+    asked, mark, after = text.rpartition("?")
+    if mark and asked.strip() and after.strip():
+        return asked + mark, after
+    return text, ""
+
+
+def _about_the_asker(clause: str) -> bool:
+    """A clause in the first person that names no other world ("I'm making a card game", not "I'm hosting a
+    Thanksgiving dinner")."""
+    words = WORD.findall(clause.lower().replace("'", "").replace("\u2019", ""))
+    asker = _FIRST_PERSON.intersection(words) or (_ASKING_EN.intersection(words) and not glossary_words(words))
+    return bool(asker) and not _names_a_setting(clause)
+
+
+def _opening_preface(text: str) -> tuple[str, str]:
+    """(a first sentence about the asker before the question, the rest): "I'm making a card game about toasting
+    etiquette. Who started …?" → ("I'm making a card game about toasting etiquette.", "Who started …?");
+    ("", text) when the question has none."""
+    first, stop, rest = text.partition(". ")
+    if stop and "?" in rest and "?" not in first and _about_the_asker(first):
+        return first + stop, rest
+    return "", text
+
+
+def asked_part(text: str) -> str:
+    """An English question without what it says about the asker: the remark after it, a first sentence about the
+    asker, and an opening clause about the asker before a colon ("Asking for a game I'm designing: was there a set
+    number of rounds …?" → "was there a set number of rounds …?"). ``text`` itself when it has none of them."""
+    text = _opening_preface(_aside(text)[0])[1]
+    head, colon, rest = text.partition(":")
+    if colon and rest.strip() and "?" not in head and _about_the_asker(head):
+        return rest.strip()
+    return text
+
+
+#: Words that ask, or tell why one asks ("Quick question from a book club member:", "Asking for a friend:"): a
+#: clause of them with no word of the glossary is about the asker, as a first-person one is.
+_ASKING_EN = frozenset("question questions query asking wondering curious".split())
+
+#: A Chinese question's opening clauses about the asker: why and how it is asked, not what about (「老師上課講到這個，我沒聽懂，
+#: 想請教：…」, 「我在寫一篇報告，請教一個問題：…」, 「最近在讀《儀禮》，有個地方不明白，…」). Such a clause says one of these
+#: words of studying and asking (normalized); one that names a modern setting (公司: ``modern.tsv``), another work in
+#: title marks or a word the glossary maps (樂隊) is the question's topic. Twenty-first round, from a probe of development questions behind prefaces.
+_ASKING_ZH = ("请教", "请问", "想问", "问一下", "问个", "问题", "疑问", "不明白", "不懂", "没懂", "听懂", "看懂",
+              "不太清楚", "老师", "上课", "课上", "课堂", "论文", "报告", "复习", "在读", "读到",
+              # and of greeting and politeness (不好意思打擾，…; 各位好，…)
+              "不好意思", "打扰", "抱歉", "冒昧", "你好", "您好", "大家好", "各位", "困惑", "疑惑", "不解")
+#: ... or it tells who the asker is or what he is doing (我是中文系的學生, 我在準備期末考, 本人初學).
+_ASKER_ZH = ("我是", "我在", "我正在", "我最近", "本人")
+_CLAUSE_ZH = re.compile(r"[^，,：:。；;！!？?]+(?P<end>[，,：:。；;！!？?]|$)")
+#: What is left after a Chinese preface must hold this many CJK characters to be read alone.
+PREFACE_REST_MIN_CJK = 4
+
+
+def _glossed(norm: str) -> bool:
+    """A normalized clause holds a word the glossary maps to the rite's terms (樂隊 of 「老師講樂隊的樂師…」): its topic."""
+    gl = glossary()
+    return any(norm[i:j] in gl.chinese for i in range(len(norm)) for j in range(i + 2, min(len(norm), i + gl.max_zh) + 1))
+
+
+def chinese_preface(text: str) -> tuple[str, str]:
+    """(the opening clauses about the asker, the rest) of a Chinese question: see ``_ASKING_ZH``; ("", text) when it
+    has none, or when too little is left to read alone. The last clause, and one holding a question mark, is the
+    question."""
+    modern = [name for name, _ in modern_table().chinese]
+    end = 0
+    for m in _CLAUSE_ZH.finditer(text):
+        clause = m.group(0)
+        norm = normalize(clause)
+        if m.group("end") in ("", "？", "?") or m.end() >= len(text.rstrip()):
+            break  # the question itself
+        titled = [t for t in re.findall(r"《([^》]*)》", clause) if "仪礼" not in normalize(t)]
+        about = norm.startswith(_ASKER_ZH) or any(w in norm for w in _ASKING_ZH)
+        if titled or any(w in norm for w in modern) or not about or _glossed(norm):
+            break
+        end = m.end()
+    rest = text[end:]
+    if not end or sum(1 for ch in rest if "\u3400" <= ch <= "\u9fff") < PREFACE_REST_MIN_CJK:
+        return "", text
+    return text[:end], rest
+
+
+def preface_words(text: str) -> frozenset[str]:
+    """The words of ``text``'s English clauses about the asker (see ``_FIRST_PERSON``), lower-cased, apostrophes
+    dropped (I'm → im), as the question's segments spell them."""
+    out: set[str] = set()
+    text = text.replace("'", "").replace("\u2019", "")
+    # a remark after the question ("… no bells? Seems oddly modest.", "A friend swears it was dog."): an aside
+    text, after = _aside(text)
+    out.update(w for w in WORD.findall(after.lower()) if not glossary_words([w]))
+    # a sentence about the asker before the question ("I'm making a card game about toasting etiquette. Who …?"):
+    # its glossary words still count (_content_terms keeps them), the rest is why it is asked
+    first, text = _opening_preface(text)
+    out.update(WORD.findall(first.lower()))
+    for clause in _CLAUSE_END.split(text):
+        words = WORD.findall(clause.lower())
+        # a name inside it (Tudor England, Thanksgiving) is where the question is set: the clause is its topic
+        named = _names_a_setting(clause)
+        if words and (_FIRST_PERSON | _ASKING_EN).intersection(words) and not named and not glossary_words(words):
+            out.update(words)
+    return frozenset(out)
+
+
+__all__ = ["asked_part", "chinese_preface", "preface_words"]
