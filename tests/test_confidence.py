@@ -15,6 +15,7 @@ from qa.retrieval.confidence import (
     Calibration,
     Signals,
     asked_part,
+    chinese_preface,
     noise_queries,
     offtopic_questions,
     preface_words,
@@ -118,6 +119,34 @@ def test_a_clause_about_the_asker_is_no_content():
     idf = {"乐": 2.0}
     assert ritual_share(analyze("My son asked me this after a museum visit. Were the musicians blind, and who led them?"),
                         idf) == ritual_share(analyze("Were the musicians blind, and who led them?"), idf)
+
+
+def test_a_chinese_question_is_read_past_its_clauses_about_the_asker():
+    """Opening clauses of studying, asking or greeting, or telling who the asker is, are no topic; a clause naming a
+    modern setting, another work or a word the glossary maps is part of what is asked, and the last clause is the
+    question (qa.retrieval.preface.chinese_preface)."""
+    assert chinese_preface("老師上課講到這個，我沒聽懂，想請教：隔天客人去主人家道謝，要穿什麼衣服去？") == (
+        "老師上課講到這個，我沒聽懂，想請教：", "隔天客人去主人家道謝，要穿什麼衣服去？")
+    assert chinese_preface("最近在读《仪礼》，有个地方不明白，给乐师敬酒干嘛不洗杯子？")[1] == "给乐师敬酒干嘛不洗杯子？"
+    assert chinese_preface("我是中文系的学生，主人为什么先自己喝？")[1] == "主人为什么先自己喝？"
+    for text in ("老師講樂隊的樂師上台還要有人扶著，幹嘛要扶？",  # 樂隊, 樂師: its topic
+                 "我们公司年会，请问老板敬酒要站起来吗？",  # a modern setting
+                 "最近在看《甄嬛传》，清朝宫廷家宴上妃嫔的座位是按什么排的？",  # another work
+                 "请问，为什么？",  # too little left to read alone
+                 "主人为什么洗爵？"):
+        assert chinese_preface(text) == ("", text), text
+    idf = {"主": 1.0, "人": 1.0, "主人": 2.0, "洗": 1.0, "爵": 3.0}
+    assert ritual_share(analyze("老师上课讲到这个，我没听懂，想请教：主人为什么洗爵？"), idf) == ritual_share(
+        analyze("主人为什么洗爵？"), idf)
+
+
+def test_a_preface_on_ritual_in_general_is_no_topic():
+    """"a term paper on Zhou ritual": ritual, rite, ceremony (禮 alone in the glossary) in a clause about the asker say
+    what he studies, not what he asks; an act the preface names (toasting) still counts."""
+    idf = {"北": 1.0}
+    assert ritual_share(analyze("I'm a student writing a paper on Zhou ritual, and I have a question. What causes the "
+                                "northern lights?"), idf) == ritual_share(analyze("What causes the northern lights?"), idf)
+    assert "question" in preface_words("Quick question from a book club member: how many mouth-organ players?")
 
 
 def test_the_asked_part_leaves_out_what_the_question_says_about_the_asker():

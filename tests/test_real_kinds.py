@@ -187,6 +187,19 @@ def test_what_the_text_cannot_say_is_flagged(real_retriever):
         assert real_retriever.ask(text).found, text
 
 
+def test_a_preface_about_the_asker_neither_refuses_nor_vouches(real_retriever):
+    """Behind a reader's preface (his class, his paper, his greeting) the question is judged as if asked alone."""
+    for text in ("老師上課講到這個，我沒聽懂，想請教：隔天客人去主人家道謝，要穿什麼衣服去？",
+                 "我在写一篇关于周代礼制的论文，请教一个问题：主人为什么要亲自洗爵？",
+                 "不好意思打擾，想問個問題：樂隊領頭的那個人是誰？",
+                 "Quick question from a history club member: how many mouth-organ players are there?"):
+        assert real_retriever.ask(text).found, text
+    for text in ("老師上課講到這個，我沒聽懂，想請教：股票怎麼買比較好？",
+                 "我在写一篇关于周代礼制的论文，请教一个问题：马拉松全程是多少公里？",
+                 "I'm a history student writing a paper on Zhou ritual, and I have a question. What causes the northern lights?"):
+        assert not real_retriever.ask(text).found, text
+
+
 def test_off_topic_is_still_flagged(real_retriever):
     for q in ("明天上海會下雨嗎？", "How do I bake sourdough bread?", "宾馆几点退房？"):
         assert not real_retriever.ask(q).found, q

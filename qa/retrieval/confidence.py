@@ -87,7 +87,7 @@ from ..text.normalize import normalize
 from ..text.tables import read_table
 from ..text.tokens import WORD
 from .preface import asked_part, chinese_preface, preface_words
-from .query import analyze, glossary_words
+from .query import analyze, glossary_words, stem
 from .shadow import english_key
 
 if TYPE_CHECKING:
@@ -235,6 +235,11 @@ class Signals:
     english: bool = False
 
 
+def _only_rite(word: str) -> bool:
+    """An English word the glossary maps to 禮 alone (ritual, rite, ceremony): the asker's subject in general, no act."""
+    return glossary().english.get((stem(word),)) == (normalize("禮"),)
+
+
 def _content_terms(query: "Query", idf: Mapping[str, float], unknown: float) -> tuple[dict[str, float], set[str]]:
     """(term → weight, terms that are on topic) for :func:`ritual_share`."""
 
@@ -272,8 +277,8 @@ def _content_terms(query: "Query", idf: Mapping[str, float], unknown: float) -> 
         if said_before and seg in said_before and seg not in said_asked:
             continue  # a clause about the asker (「老師上課講到這個，我沒聽懂」): no topic either way
         if seg.isascii():
-            if seg.lower() in _PHRASING_EN or (seg in preface and seg not in covered):
-                continue  # I'm, don't, nobody; a clause about the asker: no topic either way
+            if seg.lower() in _PHRASING_EN or (seg in preface and (seg not in covered or _only_rite(seg))):
+                continue  # I'm, don't, nobody; a clause about the asker ("a paper on Zhou ritual"): no topic either way
             weights[f"en:{seg}"] = ENGLISH_WEIGHT
             if seg in covered:
                 on.add(f"en:{seg}")
