@@ -88,6 +88,7 @@ from ..text.tables import read_table
 from ..text.tokens import WORD
 from .preface import asked_part, chinese_preface, preface_words
 from .query import analyze, glossary_words, stem
+from .remarks import chinese_guess, without_remarks
 from .shadow import english_key
 
 if TYPE_CHECKING:
@@ -271,11 +272,13 @@ def _content_terms(query: "Query", idf: Mapping[str, float], unknown: float) -> 
 
     covered = glossary_words([s for s in query.segments if s.isascii()])
     preface = preface_words(query.text) if query.lang in ("en", "mixed") else frozenset()
-    before, asked = chinese_preface(query.text) if query.lang not in ("en", "mixed") else ("", "")
-    said_before, said_asked = (normalize(before), normalize(asked)) if before else ("", "")
+    chinese = query.lang not in ("en", "mixed")
+    asked, guess = chinese_guess(without_remarks(query.text)) if chinese else ("", "")
+    before, asked = chinese_preface(asked) if chinese else ("", "")
+    aside, said_asked = normalize(before + guess), normalize(asked)
     for seg in query.segments:
-        if said_before and seg in said_before and seg not in said_asked:
-            continue  # a clause about the asker (「老師上課講到這個，我沒聽懂」): no topic either way
+        if aside and seg in aside and seg not in said_asked:
+            continue  # a clause about the asker (「老師上課講到這個，我沒聽懂」), his guess after it: no topic either way
         if seg.isascii():
             if seg.lower() in _PHRASING_EN or (seg in preface and (seg not in covered or _only_rite(seg))):
                 continue  # I'm, don't, nobody; a clause about the asker ("a paper on Zhou ritual"): no topic either way

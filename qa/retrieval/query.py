@@ -49,6 +49,7 @@ from ..text.lexicon import (
 )
 from ..text.normalize import fold_char, normalize
 from ..text.tokens import CJK_CLASS, WORD, is_cjk, pieces, split_segments
+from .remarks import without_remarks
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..text.lexicon import _Names
@@ -616,8 +617,9 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
         cleaned = cleaned[:max_chars]
         truncated = True
 
-    # what is matched: digits inside Chinese read as its numerals (第2天 → 第二天; the text shown stays as typed)
-    matched = hanzi_numbers(cleaned)
+    # what is matched: digits inside Chinese read as its numerals (第2天 → 第二天; the text shown stays as typed),
+    # without the thanks or the guess that ends it (「…？謝謝！」, 「我猜是為了表示尊敬吧？」)
+    matched = hanzi_numbers(without_remarks(cleaned))
     # "mouth-organ", "day-after": a hyphen joins two English words, it does not glue them into one
     parts = pieces(_HYPHEN.sub(" ", matched))
     # in an English question a Chinese word is a corpus term typed on purpose (the 'he' (和)):

@@ -53,6 +53,7 @@ from ..text.normalize import normalize
 from ..text.tables import data_dir, per_directory, read_table
 from ..text.tokens import WORD, char_ngrams, cjk_runs
 from .preface import asked_part, chinese_preface
+from .remarks import chinese_guess, without_remarks
 from .shadow import english_key
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -166,14 +167,16 @@ def topic_probabilities(queries: Sequence["Query"]) -> list[float | None]:
     if model is None:
         return out
     read = [i for i, q in enumerate(queries) if reads(q)]
-    for i, p in zip(read, model.probability([queries[i].text for i in read])):
+    texts = {i: without_remarks(queries[i].text) for i in read}  # 「…？謝謝！」: the thanks is no part of it
+    for i, p in zip(read, model.probability([texts[i] for i in read])):
         out[i] = float(p)
         if queries[i].lang in ("en", "mixed"):
-            asked = asked_part(queries[i].text)
-            if asked != queries[i].text and len(WORD.findall(asked.lower())) >= ASKED_MIN_WORDS:
+            asked = asked_part(texts[i])
+            if asked != texts[i] and len(WORD.findall(asked.lower())) >= ASKED_MIN_WORDS:
                 out[i] = max(float(p), float(model.probability([asked])[0]))
-        elif (asked := chinese_preface(queries[i].text)[1]) != queries[i].text:
-            out[i] = float(model.probability([asked])[0])  # the asker's studies speak of the rite world: read without
+        elif (asked := chinese_preface(chinese_guess(texts[i])[0])[1]) != texts[i]:
+            # the asker's studies speak of the rite world, his guess after the question of today's: read without
+            out[i] = float(model.probability([asked])[0])
     return out
 
 

@@ -1,0 +1,30 @@
+"""qa.retrieval.remarks: thanks after a question are no part of what is asked; a guess stays matched but is no topic."""
+
+from __future__ import annotations
+
+from qa.retrieval.query import analyze
+from qa.retrieval.remarks import chinese_guess, without_remarks
+
+
+def test_thanks_after_the_question_are_left_out():
+    assert without_remarks("賓為什麼告旨？先謝過了，困擾我很久。") == "賓為什麼告旨？"
+    assert without_remarks("主人为什么洗爵？谢谢！") == "主人为什么洗爵？"
+    assert without_remarks("Why does the host bow twice? Thanks in advance, this has bugged me for weeks.") == \
+        "Why does the host bow twice?"
+    # what is matched is the question alone
+    assert analyze("賓為什麼告旨？先謝過了，困擾我很久。").core == analyze("賓為什麼告旨？").core
+
+
+def test_a_question_about_thanking_is_no_remark():
+    """Only a closing sentence that asks nothing is a remark; the thanks a question asks about stay."""
+    text = "In the village rite the host thanks the guest for praising the wine. Why skip the thanks here?"
+    assert without_remarks(text) == text
+    assert without_remarks("謝謝？") == "謝謝？"  # nothing would be left
+    assert "拜谢" in analyze("客人為什麼就不再拜謝了？").core  # 謝了 of 拜謝了 is no thanks
+
+
+def test_a_guess_after_the_question_is_set_apart():
+    assert chinese_guess("主人为什么洗爵？我猜是为了表示尊敬吧？") == ("主人为什么洗爵？", "我猜是为了表示尊敬吧？")
+    assert chinese_guess("主人为什么洗爵？") == ("主人为什么洗爵？", "")
+    # it stays in what is matched: what people guess is as often the answer
+    assert "尊敬" in analyze("主人为什么洗爵？我猜是为了表示尊敬吧？").core
