@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from qa.retrieval.query import analyze
-from qa.retrieval.remarks import chinese_guess, without_remarks
+from qa.retrieval.remarks import chinese_guess, chinese_preface, without_remarks
 
 
 def test_thanks_after_the_question_are_left_out():
@@ -28,3 +28,16 @@ def test_a_guess_after_the_question_is_set_apart():
     assert chinese_guess("主人为什么洗爵？") == ("主人为什么洗爵？", "")
     # it stays in what is matched: what people guess is as often the answer
     assert "尊敬" in analyze("主人为什么洗爵？我猜是为了表示尊敬吧？").core
+
+
+def test_a_question_of_its_own_is_matched_without_its_clauses_about_the_asker():
+    """「老師上課講到這個，我沒聽懂，想請教：」 is no term of the question; a clause that brings in the question itself
+    (「想問大射禮時…」) or says what it asks about (「老師說主人拜了一個「崇酒」」, 「我在讀鄭注」) stays."""
+    bare = analyze("隔天客人去主人家道謝，要穿什麼衣服去？")
+    assert analyze("老師上課講到這個，我沒聽懂，想請教：隔天客人去主人家道謝，要穿什麼衣服去？").core == bare.core
+    assert chinese_preface("我是歷史系的，想問大射禮時大夫有盛肉塊的盤子，為什麼？")[1] == "想問大射禮時大夫有盛肉塊的盤子，為什麼？"
+    assert chinese_preface("老師說主人拜了一個「崇酒」，到底是在謝什麼呀？")[0] == ""
+    assert analyze("我在讀鄭注，有個地方不明白，旨是什麼意思？").layers == ("zhu",)
+    # a follow-up keeps them: 「另外想問，」 says it changes the subject
+    history = ["燕禮裡的庶子是什麼官？"]
+    assert "另外想问" in analyze("另外想問，鄉飲酒禮的眾賓大概會有多少人？", history=history).norm

@@ -3,18 +3,17 @@ the topic classifier read past.
 
 English (:func:`preface_words`, :func:`asked_part`): clauses in the first person or of asking ("I'm writing a novel",
 "Quick question from a book club member:"), a first sentence about the asker, a remark after the question. Chinese
-(:func:`chinese_preface`): the opening clauses of studying and asking before the question (「老師上課講到這個，我沒聽懂，
-想請教：…」). Pure functions of the text and the glossary / ``modern.tsv`` tables.
+(:func:`qa.retrieval.remarks.chinese_preface`, re-exported here): the opening clauses of studying and asking before
+the question (「老師上課講到這個，我沒聽懂，想請教：…」). Pure functions of the text and the glossary.
 """
 
 from __future__ import annotations
 
 import re
 
-from ..text.lexicon import glossary, modern_table
-from ..text.normalize import normalize
 from ..text.tokens import WORD
 from .query import glossary_words
+from .remarks import chinese_preface
 
 #: The asker's own words: a clause of an English question with one of these and no word of the glossary tells why
 #: it is asked ("I'm writing a novel", "my son asked me this after a museum visit", "I'd guess not"), not what
@@ -79,49 +78,6 @@ def asked_part(text: str) -> str:
 #: Words that ask, or tell why one asks ("Quick question from a book club member:", "Asking for a friend:"): a
 #: clause of them with no word of the glossary is about the asker, as a first-person one is.
 _ASKING_EN = frozenset("question questions query asking wondering curious".split())
-
-#: A Chinese question's opening clauses about the asker: why and how it is asked, not what about (「老師上課講到這個，我沒聽懂，
-#: 想請教：…」, 「我在寫一篇報告，請教一個問題：…」, 「最近在讀《儀禮》，有個地方不明白，…」). Such a clause says one of these
-#: words of studying and asking (normalized); one that names a modern setting (公司: ``modern.tsv``), another work in
-#: title marks or a word the glossary maps (樂隊) is the question's topic. Twenty-first round, from a probe of development questions behind prefaces.
-_ASKING_ZH = ("请教", "请问", "想问", "问一下", "问个", "问题", "疑问", "不明白", "不懂", "没懂", "听懂", "看懂",
-              "不太清楚", "老师", "上课", "课上", "课堂", "论文", "报告", "复习", "在读", "读到",
-              # and of greeting and politeness (不好意思打擾，…; 各位好，…)
-              "不好意思", "打扰", "抱歉", "冒昧", "你好", "您好", "大家好", "各位", "困惑", "疑惑", "不解")
-#: ... or it tells who the asker is or what he is doing (我是中文系的學生, 我在準備期末考, 本人初學).
-_ASKER_ZH = ("我是", "我在", "我正在", "我最近", "本人")
-_CLAUSE_ZH = re.compile(r"[^，,：:。；;！!？?]+(?P<end>[，,：:。；;！!？?]|$)")
-#: What is left after a Chinese preface must hold this many CJK characters to be read alone.
-PREFACE_REST_MIN_CJK = 4
-
-
-def _glossed(norm: str) -> bool:
-    """A normalized clause holds a word the glossary maps to the rite's terms (樂隊 of 「老師講樂隊的樂師…」): its topic."""
-    gl = glossary()
-    return any(norm[i:j] in gl.chinese for i in range(len(norm)) for j in range(i + 2, min(len(norm), i + gl.max_zh) + 1))
-
-
-def chinese_preface(text: str) -> tuple[str, str]:
-    """(the opening clauses about the asker, the rest) of a Chinese question: see ``_ASKING_ZH``; ("", text) when it
-    has none, or when too little is left to read alone. The last clause, and one holding a question mark, is the
-    question."""
-    modern = [name for name, _ in modern_table().chinese]
-    end = 0
-    for m in _CLAUSE_ZH.finditer(text):
-        clause = m.group(0)
-        norm = normalize(clause)
-        if m.group("end") in ("", "？", "?") or m.end() >= len(text.rstrip()):
-            break  # the question itself
-        titled = [t for t in re.findall(r"《([^》]*)》", clause) if "仪礼" not in normalize(t)]
-        about = norm.startswith(_ASKER_ZH) or any(w in norm for w in _ASKING_ZH)
-        if titled or any(w in norm for w in modern) or not about or _glossed(norm):
-            break
-        end = m.end()
-    rest = text[end:]
-    if not end or sum(1 for ch in rest if "\u3400" <= ch <= "\u9fff") < PREFACE_REST_MIN_CJK:
-        return "", text
-    return text[:end], rest
-
 
 def preface_words(text: str) -> frozenset[str]:
     """The words of ``text``'s English clauses about the asker (see ``_FIRST_PERSON``), lower-cased, apostrophes

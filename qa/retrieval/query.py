@@ -49,7 +49,7 @@ from ..text.lexicon import (
 )
 from ..text.normalize import fold_char, normalize
 from ..text.tokens import CJK_CLASS, WORD, is_cjk, pieces, split_segments
-from .remarks import without_remarks
+from .remarks import chinese_preface, without_remarks
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..text.lexicon import _Names
@@ -618,13 +618,16 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
         truncated = True
 
     # what is matched: digits inside Chinese read as its numerals (第2天 → 第二天; the text shown stays as typed),
-    # without the thanks or the guess that ends it (「…？謝謝！」, 「我猜是為了表示尊敬吧？」)
+    # without the thanks that end it (「…？謝謝！」: qa.retrieval.remarks)
     matched = hanzi_numbers(without_remarks(cleaned))
+    lang = detect_lang(cleaned)
+    if lang != "en" and not history:
+        # a question of its own is matched without its clauses about the asker (「老師上課講到這個，我沒聽懂，想請教：」)
+        matched = chinese_preface(matched)[1]
     # "mouth-organ", "day-after": a hyphen joins two English words, it does not glue them into one
     parts = pieces(_HYPHEN.sub(" ", matched))
     # in an English question a Chinese word is a corpus term typed on purpose (the 'he' (和)):
     # modern-Chinese scaffolding (和 "and") is not stripped from it
-    lang = detect_lang(cleaned)
     english = lang == "en"
     if parts and parts[0][0] == "cjk" and parts[0][1].startswith(_ASK_OPENING) and len(parts[0][1]) >= 2:
         parts = [("cjk", parts[0][1][1:]), *parts[1:]]

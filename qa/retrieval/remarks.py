@@ -1,6 +1,9 @@
-"""Remarks after a question: thanks (「…？謝謝！」, 「先謝過了，困擾我很久。」, "Thanks in advance!"). They tell nothing of
-what is asked: :func:`without_remarks` leaves them out of what the question is matched on
-(:func:`qa.retrieval.query.analyze`) and of what the topic classifier reads.
+"""What a reader says around his question: thanks after it (「…？謝謝！」, 「先謝過了，困擾我很久。」, "Thanks in advance!"), his
+guess after it (「我猜是為了表示尊敬吧？」), and, in Chinese, clauses about himself before it (「老師上課講到這個，我沒聽懂，
+想請教：…」: :func:`chinese_preface`). Thanks and the Chinese clauses about the asker tell nothing of what is asked: they
+are left out of what the question is matched on (:func:`qa.retrieval.query.analyze`; the clauses only in a question of
+its own, not a follow-up, whose 「另外想問」 says it changes the subject) and of what the topic classifier and the
+ritual share read. (English prefaces: :mod:`qa.retrieval.preface`.)
 
 Only sentences after the first are remarks, only from the end, and never one that asks ("Why skip the thanks?"). The
 asker's own guess after the question (「我猜是為了表示尊敬吧？」, "I'm guessing it's to honor each person's merit?") stays:
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from ..text.lexicon import commentators_table, glossary, modern_table, rites_table
 from ..text.normalize import normalize
 
 #: Thanks and politeness (normalized, simplified): a sentence holding one of these, and asking nothing, is a remark
@@ -57,4 +61,63 @@ def chinese_guess(text: str) -> tuple[str, str]:
     return "".join(sentences[:keep]), "".join(sentences[keep:])
 
 
-__all__ = ["chinese_guess", "without_remarks"]
+#: A Chinese question's opening clauses about the asker: why and how it is asked, not what about (「老師上課講到這個，我沒聽懂，
+#: 想請教：…」, 「我在寫一篇報告，請教一個問題：…」, 「最近在讀《儀禮》，有個地方不明白，…」). Such a clause says one of these
+#: words of studying and asking (normalized); one that names a modern setting (公司: ``modern.tsv``), another work in
+#: title marks, a word the glossary maps (樂隊), a rite or a commentator of the corpus is the question's topic.
+#: Twenty-first round, from a probe of development questions behind prefaces (``benchmarks/robustness.py``).
+_ASKING_ZH = ("请教", "请问", "想问", "问一下", "问个", "问题", "疑问", "不明白", "不懂", "没懂", "听懂", "看懂",
+              "不太清楚", "上课", "课上", "课堂", "论文", "复习", "在读", "读到",
+              # and of greeting and politeness (不好意思打擾，…; 各位好，…)
+              "不好意思", "打扰", "抱歉", "冒昧", "你好", "您好", "大家好", "各位", "困惑", "疑惑", "不解")
+#: ... or it tells who the asker is or what he is doing (我是中文系的學生, 我在準備期末考, 本人初學).
+_ASKER_ZH = ("我是", "我在", "我正在", "我最近", "本人")
+#: Words that bring in the question: a clause holding one is a preface only when nothing but these follow it (「想請教：」,
+#: 「請教一個問題：」), not when the question does (「想問大射禮時大夫有盛肉塊的盤子」).
+_INTRODUCING = re.compile(r"(?:请教|请问|想问|问一下|问个|想知道|问问)(?P<after>.*)$")
+_AFTER_INTRODUCING = re.compile(r"^(?:一下|下|一个问题|个问题|问题|大家|各位|您|你们|你)*$")
+_CLAUSE_ZH = re.compile(r"[^，,：:。；;！!？?]+(?P<end>[，,：:。；;！!？?]|$)")
+#: What is left after a Chinese preface must hold this many CJK characters to be read alone.
+PREFACE_REST_MIN_CJK = 4
+
+
+def _glossed(norm: str) -> bool:
+    """A normalized clause holds a word the glossary maps to the rite's terms (樂隊 of 「老師講樂隊的樂師…」): its topic."""
+    gl = glossary()
+    return any(norm[i:j] in gl.chinese for i in range(len(norm)) for j in range(i + 2, min(len(norm), i + gl.max_zh) + 1))
+
+
+def _names_the_corpus(norm: str) -> bool:
+    """A normalized clause names a rite or a commentator of the corpus, or its 注 / 疏 (「我在讀鄭注，…」): it says what
+    is asked about."""
+    names = [name for table in (rites_table(), commentators_table()) for name, _ in table.chinese]
+    return "注" in norm or "疏" in norm or any(name in norm for name in names)
+
+
+def chinese_preface(text: str) -> tuple[str, str]:
+    """(the opening clauses about the asker, the rest) of a Chinese question: see ``_ASKING_ZH``; ("", text) when it
+    has none, or when too little is left to read alone. The last clause, and one holding a question mark, is the
+    question."""
+    modern = [name for name, _ in modern_table().chinese]
+    end = 0
+    for m in _CLAUSE_ZH.finditer(text):
+        clause = m.group(0)
+        norm = normalize(clause)
+        if m.group("end") in ("", "？", "?") or m.end() >= len(text.rstrip()):
+            break  # the question itself
+        titled = [t for t in re.findall(r"《([^》]*)》", clause) if "仪礼" not in normalize(t)]
+        about = norm.startswith(_ASKER_ZH) or any(w in norm for w in _ASKING_ZH)
+        brings = _INTRODUCING.search(norm)
+        if brings and not _AFTER_INTRODUCING.match(brings.group("after")):
+            break  # 「想問大射禮時…」: the question itself
+        if (titled or any(w in norm for w in modern) or not about or _glossed(norm) or _names_the_corpus(norm)
+                or re.search(r"[「『“\"]", clause)):
+            break  # 「老師說主人拜了一個「崇酒」」: what it quotes is asked about
+        end = m.end()
+    rest = text[end:]
+    if not end or sum(1 for ch in rest if "\u3400" <= ch <= "\u9fff") < PREFACE_REST_MIN_CJK:
+        return "", text
+    return text[:end], rest
+
+
+__all__ = ["chinese_guess", "chinese_preface", "without_remarks"]

@@ -1,0 +1,120 @@
+"""What a reader's words around the question cost: the same questions asked bare, behind an opening about the asker
+(「老師上課講到這個，我沒聽懂，想請教：」, "Quick question from a book club member: ") and before a closing remark
+(「先謝過了，困擾我很久。」, " Thanks in advance!").
+
+Each answerable question (follow-ups aside) is asked bare and once with each opening and each closing of its language;
+each off-topic question once with each opening. Printed per variant: how many answerable questions are told "no
+passage", their hit@1 beside the bare questions', and how many off-topic ones are still flagged. Two tables of
+wordings: ``tuned`` (the ones the preface and remark rules were written against, twenty-first round) and ``apart``
+(written apart and never tuned on): the gap between them is what the rules over-fit.
+
+    python -m benchmarks.robustness [--answerable F ...] [--offtopic F ...] [--limit N] [--json]
+
+Without files it reads the development sets of ``tests/data/questions`` (``real_dev*``, ``offtopic*`` but the held-out
+``offtopic2``, ``offtopic3`` and ``offtopic_test*``) and the shared dev set: never a held-out set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from benchmarks._common import DEV_QUESTIONS, PROJECT_ROOT, Timer, load_questions, markdown_table, unit_is_correct, write_json
+
+QUESTIONS = PROJECT_ROOT / "tests" / "data" / "questions"
+
+#: lang → (openings, closings). ``tuned``: the wordings the rules were written against.
+TUNED: dict[str, tuple[list[str], list[str]]] = {
+    "en": (["I'm a history student writing a term paper on Zhou ritual, and I have a question. ",
+            "Quick question from a book club member: ", "My professor mentioned this in class and I didn't quite follow. "],
+           [" Thanks!", " Thanks in advance, this has bugged me for weeks.", " I'd guess it's about showing respect?"]),
+    "zh-Hans": (["老师上课讲到这个，我没太听懂，想问一下：", "我在写一篇关于周代礼制的论文，请教一个问题：", "最近在读《仪礼》，有个地方不明白，"],
+                ["谢谢！", "求大神解答，在线等。", "我猜是为了表示尊敬吧？"]),
+    "zh-Hant": (["老師上課講到這個，我沒聽懂，想請教：", "我在寫一篇關於周代禮制的報告，想問：", "最近在讀《儀禮》，有個地方不懂，"],
+                ["謝謝！", "先謝過了，困擾我很久。", "我猜是表示尊敬吧？"]),
+    "lzh": (["敢問：", "竊有所疑，", "讀儀禮至此，未解，"], ["幸甚。", "願聞其詳。", "抑別有說乎？"]),
+}
+#: ... and written apart, never tuned on.
+APART: dict[str, tuple[list[str], list[str]]] = {
+    "en": (["Hello, I'm a retired teacher who reads Chinese classics in translation. ", "Here's something that puzzled me: ",
+            "Sorry if this is basic, "],
+           [" Much appreciated.", " Just curious, I suppose it's symbolic.", " Maybe it was for hygiene?"]),
+    "zh-Hans": (["你好，我是一名历史爱好者，", "我最近在准备一个关于古代宴饮的讲座，想确认一下：", "求教各位大神，"],
+                ["感激不尽！", "我估计跟等级有关吧。", "是不是跟卫生有关？"]),
+    "zh-Hant": (["您好，我是高中國文老師，", "我正在寫碩士論文，有一點想確認：", "小弟才疏學淺，"],
+                ["感恩！", "我想應該跟身分有關。", "會不會只是習慣？"]),
+    "lzh": (["弟子有惑，", "某嘗讀禮，", "謹問："], ["謹謝。", "或曰為敬也，然否？", "願聞。"]),
+}
+COLUMNS = ["wordings", "variant", "asked", "no passage", "hit@1", "hit@1 bare", "off-topic asked", "off-topic flagged"]
+_HELD_OUT = re.compile(r"^(?:offtopic[23]|offtopic_test\d*|real_test\d*)\.jsonl$")
+
+
+def default_files() -> tuple[list[Path], list[Path]]:
+    """The development question files: answerable and off-topic (no held-out set)."""
+    answerable = sorted(QUESTIONS.glob("real_dev*.jsonl")) + ([DEV_QUESTIONS] if DEV_QUESTIONS.exists() else [])
+    offtopic = [p for p in sorted(QUESTIONS.glob("offtopic*.jsonl")) if not _HELD_OUT.match(p.name)]
+    return answerable, offtopic
+
+
+def measure(r: Any, answerable: list[Any], offtopic: list[dict[str, str]], tables: dict[str, dict]) -> list[dict[str, Any]]:
+    """One row per wordings table and variant (opening, closing)."""
+    bare = {q.id: r.ask(q.question) for q in answerable}
+    bare_hit = {q.id: bool(a.hits) and unit_is_correct(a.hits[0].unit, q) for q, a in zip(answerable, bare.values())}
+    rows = []
+    for name, table in tables.items():
+        for kind, index in (("opening", 0), ("closing", 1)):
+            asked = told = hit = hit_bare = 0
+            for q in answerable:
+                for words in table.get(q.lang, ([], []))[index]:
+                    a = r.ask(words + q.question if kind == "opening" else q.question + words)
+                    asked += 1
+                    told += not a.found
+                    hit += bool(a.hits) and unit_is_correct(a.hits[0].unit, q)
+                    hit_bare += bare_hit[q.id]
+            off_asked = off_flagged = 0
+            if kind == "opening":
+                for row in offtopic:
+                    for words in table.get(row["lang"], ([], []))[0]:
+                        a = r.ask(words + row["question"])
+                        off_asked += 1
+                        off_flagged += (not a.found) or bool(a.notice)
+            rows.append({"wordings": name, "variant": kind, "asked": asked, "no passage": told,
+                         "hit@1": hit / max(1, asked), "hit@1 bare": hit_bare / max(1, asked),
+                         "off-topic asked": off_asked or "", "off-topic flagged": off_flagged or ""})
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--answerable", type=Path, nargs="*", help="answerable question files (default: the dev sets)")
+    ap.add_argument("--offtopic", type=Path, nargs="*", help="off-topic question files (default: the dev sets)")
+    ap.add_argument("--limit", type=int, default=0, help="ask only the first N answerable and N off-topic questions")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    from qa import Retriever
+
+    answerable_files, offtopic_files = default_files()
+    answerable = [q for f in (args.answerable or answerable_files) for q in load_questions(f) if not q.history]
+    offtopic = [json.loads(line) for f in (args.offtopic or offtopic_files)
+                for line in f.read_text(encoding="utf-8").splitlines() if line.strip()]
+    if args.limit:
+        answerable, offtopic = answerable[: args.limit], offtopic[: args.limit]
+    r = Retriever.load()
+    with Timer() as t:
+        rows = measure(r, answerable, offtopic, {"tuned": TUNED, "apart": APART})
+    result = {"answerable": len(answerable), "offtopic": len(offtopic), "rows": rows, "seconds": t.seconds}
+    path = write_json("robustness.json", result)
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False))
+    else:
+        print(f"{len(answerable)} answerable and {len(offtopic)} off-topic development questions; {t.seconds:.0f} s")
+        print(markdown_table(rows, COLUMNS))
+        print(f"\nJSON: {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
