@@ -15,13 +15,13 @@ from qa.retrieval.confidence import (
     Calibration,
     Signals,
     asked_part,
-    chinese_preface,
     noise_queries,
     offtopic_questions,
     preface_words,
     ritual_share,
 )
 from qa.retrieval.query import analyze
+from qa.retrieval.remarks import chinese_preface
 
 # Off-topic questions that are NOT in qa/data/offtopic.tsv (the calibration list): the rule must generalize.
 OFF_TOPIC = [
@@ -124,7 +124,7 @@ def test_a_clause_about_the_asker_is_no_content():
 def test_a_chinese_question_is_read_past_its_clauses_about_the_asker():
     """Opening clauses of studying, asking or greeting, or telling who the asker is, are no topic; a clause naming a
     modern setting, another work or a word the glossary maps is part of what is asked, and the last clause is the
-    question (qa.retrieval.preface.chinese_preface)."""
+    question (qa.retrieval.remarks.chinese_preface)."""
     assert chinese_preface("老師上課講到這個，我沒聽懂，想請教：隔天客人去主人家道謝，要穿什麼衣服去？") == (
         "老師上課講到這個，我沒聽懂，想請教：", "隔天客人去主人家道謝，要穿什麼衣服去？")
     assert chinese_preface("最近在读《仪礼》，有个地方不明白，给乐师敬酒干嘛不洗杯子？")[1] == "给乐师敬酒干嘛不洗杯子？"

@@ -94,7 +94,7 @@ def test_a_question_after_the_askers_preface_is_also_read_alone():
     short = "I'm a bartender and a customer asked why we give a free drink on their birthday. Any history there?"
     assert len("Any history there?".split()) < ASKED_MIN_WORDS
     assert topic_probabilities([analyze(short)])[0] == pytest.approx(float(model.probability([short])[0]))
-    # Chinese is read without its clauses about the asker (qa.retrieval.preface.chinese_preface), or whole
+    # Chinese is read without its clauses about the asker (qa.retrieval.remarks.chinese_preface), or whole
     zh = "我在做桌游。客人坐下以后先上什么菜？"
     assert topic_probabilities([analyze(zh)])[0] == pytest.approx(float(model.probability(["客人坐下以后先上什么菜？"])[0]))
     zh = "客人坐下以后先上什么菜？谢谢！"  # and without the thanks after it

@@ -50,8 +50,8 @@ from ..text.lexicon import (
 from ..text.normalize import normalize
 from ..text.tokens import WORD, bigrams, cjk_runs, fold_latin
 from .glosses import Gloss, mine_glosses
-from .preface import chinese_preface
 from .query import _MODERN_ONLY_CHARS, _english, analyze, english_names, glossary_matches, glossary_zh_matches, names_in
+from .remarks import chinese_preface
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..corpus.units import LemmaUnit
@@ -849,7 +849,7 @@ class Bridge:
     def _after_now(self, query: "Query") -> str | None:
         """Where a `now` word of ``modern.tsv`` (现在) opens the question: "" (the whole question); where it opens a
         later sentence of it, or what follows a reader's preface and its colon (「…順便問一句：現在飯局上…」) or its
-        clauses about the asker (:func:`qa.retrieval.preface.chinese_preface`): the text from there on; None where it
+        clauses about the asker (:func:`qa.retrieval.remarks.chinese_preface`): the text from there on; None where it
         opens neither."""
         names = tuple(name for name, value in modern_table().chinese if value == NOW)
         if query.segments and query.segments[0].startswith(names):

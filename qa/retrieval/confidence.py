@@ -86,9 +86,9 @@ from ..text.lexicon import glossary
 from ..text.normalize import normalize
 from ..text.tables import read_table
 from ..text.tokens import WORD
-from .preface import asked_part, chinese_preface, preface_words
+from .preface import asked_part, preface_words
 from .query import analyze, glossary_words, stem
-from .remarks import chinese_guess, without_remarks
+from .remarks import chinese_guess, chinese_preface, without_remarks
 from .shadow import english_key
 
 if TYPE_CHECKING:

@@ -1,10 +1,10 @@
 """What a question says about its asker, apart from what it asks: the prefaces and asides the confidence rule and
 the topic classifier read past.
 
-English (:func:`preface_words`, :func:`asked_part`): clauses in the first person or of asking ("I'm writing a novel",
-"Quick question from a book club member:"), a first sentence about the asker, a remark after the question. Chinese
-(:func:`qa.retrieval.remarks.chinese_preface`, re-exported here): the opening clauses of studying and asking before
-the question (「老師上課講到這個，我沒聽懂，想請教：…」). Pure functions of the text and the glossary.
+In English (:func:`preface_words`, :func:`asked_part`): clauses in the first person or of asking ("I'm writing a
+novel", "Quick question from a book club member:"), a first sentence about the asker, a remark after the question. (The
+Chinese clauses about the asker: :func:`qa.retrieval.remarks.chinese_preface`.) Pure functions of the text and the
+glossary.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import re
 
 from ..text.tokens import WORD
 from .query import glossary_words
-from .remarks import chinese_preface
 
 #: The asker's own words: a clause of an English question with one of these and no word of the glossary tells why
 #: it is asked ("I'm writing a novel", "my son asked me this after a museum visit", "I'd guess not"), not what
@@ -100,4 +99,4 @@ def preface_words(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-__all__ = ["asked_part", "chinese_preface", "preface_words"]
+__all__ = ["asked_part", "preface_words"]

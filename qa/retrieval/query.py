@@ -121,12 +121,6 @@ def _refers_back(pieces: list[tuple[str, str]], text: str) -> bool:
     return _has_demonstrative(pieces) or bool(_BACK_EN.search(text) and _ALSO_EN.search(text))
 
 
-def _opens_with_pronoun(pieces: list[tuple[str, str]]) -> bool:
-    """The question (after an acknowledgement) opens with a Chinese third-person pronoun: its subject is the turn before's."""
-    pieces = _after_acknowledgement(pieces)
-    return bool(pieces) and pieces[0][0] == "cjk" and normalize(pieces[0][1]).startswith(_PRONOUNS_ZH)
-
-
 def _has_english_pronoun(pieces: list[tuple[str, str]]) -> bool:
     """An English third-person pronoun (he, him, they, them …; these or those of no one named, "these people"):
     someone the turn before named."""
@@ -446,7 +440,7 @@ def is_follow_up(pieces: list[tuple[str, str]], content_cjk: int, content_words:
     """The rule for elliptical follow-ups (「那介呢？」, "and the 介?", "what about the 介?").
 
     A question draws on the previous turn when nothing is left after its scaffolding
-    (「為什麼？」, "why?"), when it opens with a follow-up marker and holds a pronoun (那他們…;
+    (「為什麼？」, "why?"), when it holds a pronoun, with a follow-up marker or without (那他們…, 喝完以後他…;
     up to PRONOUN_FOLLOW_UP_MAX_CJK characters), or when it opens with a follow-up marker (那, 那麼, 然則, 則, 又,
     還有, 至於; and, what about, how about, then) or ends with 呢, and what is left is short
     (at most FOLLOW_UP_MAX_CJK characters and FOLLOW_UP_MAX_WORDS English content words). An acknowledgement
@@ -458,7 +452,7 @@ def is_follow_up(pieces: list[tuple[str, str]], content_cjk: int, content_words:
         return True
     if not has_follow_up_marker(pieces):
         if _has_pronoun(pieces) and content_cjk <= PRONOUN_FOLLOW_UP_MAX_CJK and content_words <= PRONOUN_FOLLOW_UP_MAX_WORDS:
-            return True  # 「他喝完那杯酒以後站在哪兒？」: who 他 is, the turn before says
+            return True  # 「他喝完那杯酒以後站在哪兒？」, 「喝完以後他站在哪兒？」: who 他 is, the turn before says
         if _has_english_pronoun(pieces) and content_cjk == 0 and content_words <= ENGLISH_BARE_PRONOUN_MAX_WORDS:
             return True  # "Where exactly does he put the goblet down?"
         # 「為什麼要分得這麼細？」: what is "this" fine, the turn before says

@@ -34,7 +34,7 @@ seated, what dishes come out?") is also read without it (:func:`qa.retrieval.con
 higher verdict stands when what is left has ASKED_MIN_WORDS words or more: the asker's game, novel or homework
 speaks of today, the question of the rite. A short rest ("Why?", "Any history there?") is read only whole. So is a
 Chinese question behind its clauses about the asker (「老師上課講到這個，我沒聽懂，想請教：…」:
-:func:`qa.retrieval.confidence.chinese_preface`).
+:func:`qa.retrieval.remarks.chinese_preface`).
 """
 
 from __future__ import annotations
@@ -52,8 +52,8 @@ from ..corpus.renderings import sentence_questions_in, unit_questions_in
 from ..text.normalize import normalize
 from ..text.tables import data_dir, per_directory, read_table
 from ..text.tokens import WORD, char_ngrams, cjk_runs
-from .preface import asked_part, chinese_preface
-from .remarks import chinese_guess, without_remarks
+from .preface import asked_part
+from .remarks import chinese_guess, chinese_preface, without_remarks
 from .shadow import english_key
 
 if TYPE_CHECKING:  # pragma: no cover
