@@ -88,7 +88,7 @@ from ..text.tables import read_table
 from ..text.tokens import WORD
 from .preface import asked_part, preface_words
 from .query import analyze, glossary_words, stem
-from .remarks import chinese_guess, chinese_preface, without_remarks
+from .remarks import around_question
 from .shadow import english_key
 
 if TYPE_CHECKING:
@@ -273,8 +273,7 @@ def _content_terms(query: "Query", idf: Mapping[str, float], unknown: float) -> 
     covered = glossary_words([s for s in query.segments if s.isascii()])
     preface = preface_words(query.text) if query.lang in ("en", "mixed") else frozenset()
     chinese = query.lang not in ("en", "mixed")
-    asked, guess = chinese_guess(without_remarks(query.text)) if chinese else ("", "")
-    before, asked = chinese_preface(asked) if chinese else ("", "")
+    before, asked, guess = around_question(query.text) if chinese else ("", "", "")
     aside, said_asked = normalize(before + guess), normalize(asked)
     for seg in query.segments:
         if aside and seg in aside and seg not in said_asked:

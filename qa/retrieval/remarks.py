@@ -14,6 +14,7 @@ place without it). Pure functions of the text.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ..text.lexicon import commentators_table, glossary, modern_table, rites_table
 from ..text.normalize import normalize
@@ -33,16 +34,20 @@ def _remark(sentence: str) -> bool:
     return any(w in normalize(text) for w in _THANKS_ZH) or bool(_THANKS_EN.search(text.lower()))
 
 
+def _trailing(text: str, ends: Callable[[str], bool]) -> tuple[str, str]:
+    """(``text``'s sentences up to the run of ``ends`` sentences that closes it, that run): never the first sentence."""
+    sentences = [s for s in _SENTENCE.findall(text) if s.strip()]
+    keep = len(sentences)
+    while keep > 1 and ends(sentences[keep - 1]):
+        keep -= 1
+    return "".join(sentences[:keep]), "".join(sentences[keep:])
+
+
 def without_remarks(text: str) -> str:
     """``text`` less the remarks that end it (see the module docstring); ``text`` itself when it ends with none, or
     when nothing would be left."""
-    sentences = [s for s in _SENTENCE.findall(text) if s.strip()]
-    keep = len(sentences)
-    while keep > 1 and _remark(sentences[keep - 1]):
-        keep -= 1
-    if keep == len(sentences):
-        return text
-    return "".join(sentences[:keep]).rstrip()
+    asked, remarks = _trailing(text, _remark)
+    return asked.rstrip() if remarks else text
 
 
 #: A Chinese sentence after the question that opens with one of these (normalized) is the asker's guess (「我猜是為了
@@ -54,11 +59,7 @@ def chinese_guess(text: str) -> tuple[str, str]:
     """(the question, the guess that ends it) of a Chinese question; (text, "") when it ends with none. The guess
     stays in what is matched (what people guess is as often the answer), but it is no measure of whether the question
     is about the rite: 「感覺只是傳統吧」 speaks of today's words, the question before it of the rite."""
-    sentences = [s for s in _SENTENCE.findall(text) if s.strip()]
-    keep = len(sentences)
-    while keep > 1 and normalize(sentences[keep - 1]).startswith(_GUESS_ZH):
-        keep -= 1
-    return "".join(sentences[:keep]), "".join(sentences[keep:])
+    return _trailing(text, lambda sentence: normalize(sentence).startswith(_GUESS_ZH))
 
 
 #: A Chinese question's opening clauses about the asker: why and how it is asked, not what about (「老師上課講到這個，我沒聽懂，
@@ -120,4 +121,12 @@ def chinese_preface(text: str) -> tuple[str, str]:
     return text[:end], rest
 
 
-__all__ = ["chinese_guess", "chinese_preface", "without_remarks"]
+def around_question(text: str) -> tuple[str, str, str]:
+    """(the clauses about the asker before it, the question, the guess after it) of a Chinese question, the thanks
+    that end it left out: what the ritual share and the topic classifier read of it is the question alone."""
+    asked, guess = chinese_guess(without_remarks(text))
+    before, asked = chinese_preface(asked)
+    return before, asked, guess
+
+
+__all__ = ["around_question", "chinese_guess", "chinese_preface", "without_remarks"]

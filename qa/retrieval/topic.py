@@ -53,7 +53,7 @@ from ..text.normalize import normalize
 from ..text.tables import data_dir, per_directory, read_table
 from ..text.tokens import WORD, char_ngrams, cjk_runs
 from .preface import asked_part
-from .remarks import chinese_guess, chinese_preface, without_remarks
+from .remarks import around_question, without_remarks
 from .shadow import english_key
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -174,7 +174,7 @@ def topic_probabilities(queries: Sequence["Query"]) -> list[float | None]:
             asked = asked_part(texts[i])
             if asked != texts[i] and len(WORD.findall(asked.lower())) >= ASKED_MIN_WORDS:
                 out[i] = max(float(p), float(model.probability([asked])[0]))
-        elif (asked := chinese_preface(chinese_guess(texts[i])[0])[1]) != texts[i]:
+        elif (asked := around_question(texts[i])[1]) != texts[i]:
             # the asker's studies speak of the rite world, his guess after the question of today's: read without
             out[i] = float(model.probability([asked])[0])
     return out
