@@ -59,10 +59,14 @@ def default_files() -> tuple[list[Path], list[Path]]:
     return answerable, offtopic
 
 
+def _first_is_gold(answer: Any, q: Any) -> bool:
+    """The answer's first unit is one of the question's gold units."""
+    return bool(answer.hits) and unit_is_correct(answer.hits[0].unit, q)
+
+
 def measure(r: Any, answerable: list[Any], offtopic: list[dict[str, str]], tables: dict[str, dict]) -> list[dict[str, Any]]:
     """One row per wordings table and variant (opening, closing)."""
-    bare = {q.id: r.ask(q.question) for q in answerable}
-    bare_hit = {q.id: bool(a.hits) and unit_is_correct(a.hits[0].unit, q) for q, a in zip(answerable, bare.values())}
+    bare_hit = {q.id: _first_is_gold(r.ask(q.question), q) for q in answerable}
     rows = []
     for name, table in tables.items():
         for kind, index in (("opening", 0), ("closing", 1)):
@@ -72,7 +76,7 @@ def measure(r: Any, answerable: list[Any], offtopic: list[dict[str, str]], table
                     a = r.ask(words + q.question if kind == "opening" else q.question + words)
                     asked += 1
                     told += not a.found
-                    hit += bool(a.hits) and unit_is_correct(a.hits[0].unit, q)
+                    hit += _first_is_gold(a, q)
                     hit_bare += bare_hit[q.id]
             off_asked = off_flagged = 0
             if kind == "opening":
