@@ -223,6 +223,10 @@ def test_calibration_questions_are_low_confidence(real_retriever):
     "我们公司聚餐时老板来敬酒，我该怎么回敬？",
     "At my company dinner, should the guest bow to the host first?",
     "Nowadays, does the host still toast every guest?",
+    # another people's manners, now or of old, are no part of the corpus either (modern.tsv kind `country`)
+    "At a Korean ancestral rite, who pours the first cup of wine?",
+    "Did Greek hosts mix water into the wine for their guests?",
+    "西餐宴會上主人先舉杯，客人要回敬嗎？",
 ])
 def test_todays_manners_with_the_rites_words_are_low_confidence(real_retriever, question):
     """Set in today's world (公司, boss, nowadays) and naming nothing of the corpus itself: no passage
@@ -355,6 +359,8 @@ def test_a_present_day_word_does_not_hide_a_question_about_the_corpus(real_retri
     "燕禮的座次跟現在公司年會有什麼不同？",  # names a rite of the corpus
     "現在公司的敬酒，跟旅酬有關係嗎？",  # names a ritual term of the corpus
     "Why does the guest bow to the host?",  # no modern setting
+    "Is the toast of the Yan li anything like a Greek symposium?",  # names a rite of the corpus
+    "Why does the guest go up by the western steps?",  # the west of the hall is no Western world
 ])
 def test_a_question_naming_the_corpus_is_answered_even_in_a_modern_setting(real_retriever, question):
     assert not real_retriever.bridge.modern_setting(real_retriever.understand(analyze(question)))

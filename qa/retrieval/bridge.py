@@ -100,6 +100,8 @@ QUOTED_PHRASE_CHARS = (2, *PHRASE_CHARS)
 _POSSESSOR = re.compile(r"([A-Za-z]+)['’]s\b")
 #: Kinds of ``beyond.tsv`` word: another work, a commentator's life, the classic's history (:meth:`Bridge.asks_beyond`).
 BEYOND_WORK, BEYOND_LIFE, BEYOND_HISTORY, BEYOND_ERA, BEYOND_LEARNING = "work", "life", "history", "era", "learning"
+#: ... and a sage whose life the text cannot tell either (孔子, "Confucius"): a word of a life beside him asks of it.
+BEYOND_SAGE = "sage"
 #: How far (characters, or English words) after a commentator's name a word of his life still speaks of him.
 LIFE_GAP = 6
 #: ... and how many English words before it ("the biography of Fang Bao").
@@ -643,7 +645,7 @@ class Bridge:
         if BEYOND_WORK in found and not query.layers:
             # a work set beside the rite's own people or acts (「宴饮开始时乐工演唱的三首诗出自《诗经》的哪一部分？」) is about them
             return not self.names_ritual_term(query)
-        if BEYOND_LIFE in found and query.layers and self._about_the_commentator(query):
+        if BEYOND_LIFE in found and (query.layers or BEYOND_SAGE in found) and self._about_the_commentator(query):
             return True
         return BEYOND_HISTORY in found and self._names_the_classic(query)
 
@@ -654,6 +656,7 @@ class Bridge:
         what Zheng Xuan says …")."""
         life = [normalize(name) for name, kind in beyond_table().chinese if kind == BEYOND_LIFE]
         names = [name for name, _ in commentators_table().chinese]
+        names += [name for name, kind in beyond_table().chinese if kind == BEYOND_SAGE]
         norm = query.norm
         for word in life:
             for m in re.finditer(re.escape(word), norm):
@@ -663,7 +666,8 @@ class Bridge:
         words = WORD.findall(norm)
         stems = [stem(w) for w in words]
         english_life = {key[0] for key, kind in beyond_table().english.items() if kind == BEYOND_LIFE and len(key) == 1}
-        named = [i for i, key in enumerate(stems) if any(key == k[0] for k in commentators_table().english)]
+        people = [*commentators_table().english, *(key for key, kind in beyond_table().english.items() if kind == BEYOND_SAGE)]
+        named = [i for i, key in enumerate(stems) if any(key == k[0] for k in people)]
         for i, key in enumerate(stems):
             if key not in english_life:
                 continue
