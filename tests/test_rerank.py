@@ -53,6 +53,20 @@ def test_follow_up_puts_the_new_subject_first():
     assert order == [JIE_GAOZHI.id, JIE_ONLY.id, BIN_GAOZHI.id]
 
 
+def test_a_follow_up_finds_its_subject_in_the_jing_before_the_unit():
+    """The 經 goes on with the subject it named before (司正 … ; 坐取觶 … 退立于觶南): a follow-up carrying 司正 weighs the
+    unit with the 經 before it, not only units that name 司正 again."""
+    names = unit("zhushu.xiangyin.4", "司正實觶，降自西階，階間北面坐奠觶，退共，少立。", "共，拱手也。")
+    goes_on = unit("zhushu.xiangyin.5", "坐取觶，不祭，遂飲，卒觶興，北面坐奠觶于其所，退立于觶南。", "立於其南以察眾。")
+    again = unit("zhushu.xiangyin.6", "乃息司正。", "息，勞也。司正，庭長也。")
+    q = analyze("喝完以後他站在哪裡？", history=["司正是做什麼的？"])
+    fused = [(again, 0.09), (names, 0.085), (goes_on, 0.08)]
+    idf = {"司正": 4.0, "站": 2.0, "立": 1.5, "饮": 1.5, "喝": 1.5}
+    assert rerank(q, fused, idf)[0][0].id != goes_on.id  # read alone, it names no 司正
+    before = {goes_on.id: names.jing, again.id: "主人釋服"}
+    assert rerank(q, fused, idf, before=before)[0][0].id == goes_on.id
+
+
 def test_a_named_commentator_prefers_units_holding_that_layer():
     xiyi = LemmaUnit(id="xiyi.yan.1", work="儀禮析疑", rite="燕禮", source="x.txt", lines=(1, 1), section="經",
                      jing="宾升自西阶告旨", xiyi="告旨者所以答主人之意也")

@@ -190,18 +190,20 @@ def _learned(query: "Query", head: list[tuple["LemmaUnit", float]], idf: Mapping
 def rerank(query: "Query", fused: Sequence[tuple["LemmaUnit", float]],
            idf: Mapping[str, float] | None = None, *,
            evidence: Mapping[str, Evidence] | None = None,
-           learned: bool | None = None) -> list[tuple["LemmaUnit", float]]:
+           learned: bool | None = None,
+           before: Mapping[str, str] | None = None) -> list[tuple["LemmaUnit", float]]:
     """Re-order the first ``DEPTH`` of ``fused`` ((unit, fused score), best first); scores become the new ones.
 
     ``idf`` (token → inverse document frequency, e.g. :meth:`qa.indexing.lexical.LexicalIndex.term_idf`)
     weighs the terms; without it every term counts the same. ``evidence`` (unit id → each
     retriever's rank and score) feeds the learned model; ``learned`` (default ``LEARNED``)
-    chooses it over the hand-set bonuses.
+    chooses it over the hand-set bonuses. ``before`` (unit id → the normalized 經 of the unit before it in reading
+    order) lets a follow-up's carried context count in a unit that goes on with the subject the 經 before it named.
     """
     head, tail = list(fused[:DEPTH]), list(fused[DEPTH:])
     if not head:
         return []
-    hand = _hand(query, head, idf)
+    hand = _hand(query, head, idf, before)
     # a follow-up keeps the hand order: its rule (the new subject in the old situation, 「那介呢？」 after
     # 「賓為什麼說旨？」) is the behaviour asked for, and too few development questions carry context to learn it
     if (LEARNED if learned is None else learned) and not query.context:
@@ -225,8 +227,8 @@ def _named_rite_first(query: "Query", ranked: list[tuple["LemmaUnit", float]]) -
     return ranked
 
 
-def _hand(query: "Query", head: list[tuple["LemmaUnit", float]],
-          idf: Mapping[str, float] | None) -> list[tuple["LemmaUnit", float]]:
+def _hand(query: "Query", head: list[tuple["LemmaUnit", float]], idf: Mapping[str, float] | None,
+          before: Mapping[str, str] | None = None) -> list[tuple["LemmaUnit", float]]:
     """The head re-ordered by the hand-set bonuses (the module docstring's list), scores on the fused scale."""
     top = max(s for _, s in head) or 1.0
     own = word_terms((*query.segments, *query.expansions))
@@ -249,7 +251,9 @@ def _hand(query: "Query", head: list[tuple["LemmaUnit", float]],
         s = score / top
         if context:
             text = unit_text(unit).full
-            s += FOLLOW_OWN * share(own, text, idf) + FOLLOW_CONTEXT * share(context, text, idf)
+            # the carried subject may be named only in the 經 before: 「坐取觶…退立于觶南」 goes on with the 司正
+            told = f"{text}|{before[unit.id]}" if before and unit.id in before else text
+            s += FOLLOW_OWN * share(own, text, idf) + FOLLOW_CONTEXT * share(context, told, idf)
         if rites:
             rite = rite_id(unit.id)
             bonus = RITE_BONUS * (FOLLOW_RITE if context else 1.0)

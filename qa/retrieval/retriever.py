@@ -16,9 +16,11 @@ from typing import TYPE_CHECKING, Any, Mapping, Self, Sequence
 
 import numpy as np
 
+from ..corpus.context import reading_order
 from ..corpus.units import LemmaUnit
 from ..indexing.store import load_index
 from ..settings import Settings
+from ..text.normalize import normalize
 from .asked import CHANNEL_DEPTH, AskedIndex
 from .bridge import WORK, Bridge
 from .confidence import FOREIGN_WORDS, Calibration, Signals, calibrate, foreign_english, ritual_share
@@ -219,6 +221,7 @@ class HybridRetriever:
         self._renderings: RenderingIndex | None = None
         self._asked: AskedIndex | None = None
         self._english_vocabulary: frozenset[str] | None = None
+        self._before: dict[str, str] | None = None
 
     @property
     def bridge(self) -> "Bridge":
@@ -227,6 +230,16 @@ class HybridRetriever:
 
             self._bridge = Bridge.build(self.units, self.data.lexical.term_idf())
         return self._bridge
+
+    @property
+    def before(self) -> dict[str, str]:
+        """Unit id → the normalized 經 of the unit before it in its work and rite (reading order), built on first use:
+        a follow-up's carried subject (司正) is often named only there (:func:`qa.retrieval.rerank.rerank`)."""
+        if self._before is None:
+            by_id = {u.id: u for u in self.units}
+            self._before = {later: normalize(by_id[earlier].jing)
+                            for ids in reading_order(self.units).values() for earlier, later in zip(ids, ids[1:])}
+        return self._before
 
     @property
     def shadow(self) -> EnglishShadow:
@@ -357,7 +370,8 @@ class HybridRetriever:
             for ranking in channels.values():
                 by_id.update((u, self.units[self._index_of[u]]) for u, _ in ranking if u not in by_id)
             evidence = _evidence(rankings)
-            fused = rerank(q, [(by_id[u], s) for u, s in fuse(rankings, weights_for(q, share))], idf, evidence=evidence)[:k]
+            fused = rerank(q, [(by_id[u], s) for u, s in fuse(rankings, weights_for(q, share))], idf, evidence=evidence,
+                           before=self.before if q.context else None)[:k]
             lex_ps = {self.units[u].id: ps for u, _, ps in lex.units}
             den_ps = {self.units[u].id: ps for u, _, ps in den.units}
             modern = self.bridge.modern_kinds(q)
