@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..text.lexicon import commentators_table, glossary, modern_table, rites_table
+from ..text.lexicon import beyond_table, commentators_table, glossary, modern_table, rites_table
 from ..text.normalize import normalize
 
 #: Thanks and politeness (normalized, simplified): a sentence holding one of these, and asking nothing, is a remark
@@ -95,6 +95,16 @@ def _names_the_corpus(norm: str) -> bool:
     return "注" in norm or "疏" in norm or any(name in norm for name in names)
 
 
+#: A numbered collection of the canon (三禮, 四書, 五經, 十三經), normalized.
+_COLLECTION = re.compile(r"^[三四五六七九十]+[礼书经]$")
+
+
+def _names_a_work(norm: str) -> bool:
+    """A normalized clause names another work without title marks (「我在詩經裡找不到南陔的歌詞」): where the asker looked
+    is part of what he asks. The canon's numbered collections (三禮, 十三經) are what a student reads, not a topic."""
+    return any(name in norm for name, kind in beyond_table().chinese if kind == "work" and not _COLLECTION.match(name))
+
+
 def chinese_preface(text: str) -> tuple[str, str]:
     """(the opening clauses about the asker, the rest) of a Chinese question: see ``_ASKING_ZH``; ("", text) when it
     has none, or when too little is left to read alone. The last clause, and one holding a question mark, is the
@@ -111,7 +121,7 @@ def chinese_preface(text: str) -> tuple[str, str]:
         brings = _INTRODUCING.search(norm)
         if brings and not _AFTER_INTRODUCING.match(brings.group("after")):
             break  # 「想問大射禮時…」: the question itself
-        if (titled or any(w in norm for w in modern) or not about or _glossed(norm) or _names_the_corpus(norm)
+        if (titled or any(w in norm for w in modern) or not about or _glossed(norm) or _names_the_corpus(norm) or _names_a_work(norm)
                 or re.search(r"[「『“\"]", clause)):
             break  # 「老師說主人拜了一個「崇酒」」: what it quotes is asked about
         end = m.end()
