@@ -656,12 +656,15 @@ class Bridge:
         what Zheng Xuan says …")."""
         life = [normalize(name) for name, kind in beyond_table().chinese if kind == BEYOND_LIFE]
         names = [name for name, _ in commentators_table().chinese]
-        names += [name for name, kind in beyond_table().chinese if kind == BEYOND_SAGE]
+        sages = [name for name, kind in beyond_table().chinese if kind == BEYOND_SAGE]
         norm = query.norm
         for word in life:
             for m in re.finditer(re.escape(word), norm):
                 before = norm[max(0, m.start() - LIFE_GAP - 4) : m.start()]
                 if any(name in before and len(before) - (before.rfind(name) + len(name)) <= LIFE_GAP for name in names):
+                    return True
+                # a sage's life may be told at more length (「孔子是在哪一年、哪個國家出生的？」): anywhere after his name
+                if any(name in norm[: m.start()] for name in sages):
                     return True
         words = WORD.findall(norm)
         stems = [stem(w) for w in words]
