@@ -264,6 +264,11 @@ def test_a_short_question_saying_so_or_like_this_follows_on():
     assert "乐正" in analyze("Who are these people anyway?", history=history).context
     assert "乐正" in analyze("Where do those two stand?", history=history).context
     assert analyze("When do those helpers get a cup?", history=history).context == ()
+    # 這些 / 那些 point back as 這個 does: a where question after a why question about the same mats
+    assert "众宾" in analyze("那這些人的席子朝哪邊？", history=["眾賓的席子為什麼不相連？"]).context
+    # the classical 其 opening a question is the thing the turn before named; 其實 / 其他 open questions of their own
+    assert any("俎" in c for c in analyze("其肉何物？", history=["賓之俎設於何所？"]).context)
+    assert analyze("其實主人要站在哪裡？", history=["賓之俎設於何所？"]).context == ()
 
 
 def test_follow_up_keeps_its_own_subject_first():

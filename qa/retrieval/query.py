@@ -101,7 +101,7 @@ _GENERIC_EN = frozenset("people men ones guys folks persons fellows two three fo
 
 #: A demonstrative of manner or degree (這麼, 這樣) or of a thing, place or time (這個, 這種, 這裡, 這時) points back at
 #: what the turn before described (「為什麼是這個方向？」 after 「狗在哪裡煮？」).
-_DEMONSTRATIVES_ZH = ("这么", "这样", "这般", "如此", "这个", "这种", "这一", "这里", "这时")
+_DEMONSTRATIVES_ZH = ("这么", "这样", "这般", "如此", "这个", "这种", "这一", "这些", "那些", "这里", "这时")
 
 
 def _has_demonstrative(pieces: list[tuple[str, str]]) -> bool:
@@ -129,8 +129,17 @@ def _has_english_pronoun(pieces: list[tuple[str, str]]) -> bool:
                for i, w in enumerate(words))
 
 
+#: The classical 其 opening a question is his or its (「其筵長幾何？」: the mat the turn before named) unless it opens
+#: one of these words (normalized).
+_NOT_CLASSICAL_QI = ("其他", "其它", "其实", "其中", "其余", "其次")
+
+
 def _has_pronoun(pieces: list[tuple[str, str]]) -> bool:
-    """A Chinese third-person pronoun (an English question restates its subject: "the guest … him")."""
+    """A Chinese third-person pronoun, or the classical 其 opening the question (an English question restates its
+    subject: "the guest … him")."""
+    first = normalize(next((s for k, s in pieces if k == "cjk"), ""))
+    if first.startswith("其") and not first.startswith(_NOT_CLASSICAL_QI):
+        return True
     return any(k == "cjk" and any(p in s for p in _PRONOUNS_ZH) for k, s in pieces)
 
 
