@@ -299,6 +299,13 @@ def test_choosing_the_guests_is_the_consultation_of_the_jing():
     assert "谋" in analyze("鄉飲酒禮的賓、介是如何選定的？").expansions
 
 
+def test_the_grand_music_master_is_the_da_shi_not_the_yue_zheng():
+    """"music master" is the 樂正; the "grand music master" a lord lends is the 大師 (注: 謂之大師), whatever the script."""
+    assert "大师" in analyze("Is the grand music master washed a cup for?").expansions
+    assert "乐正" in analyze("What does the music master do?").expansions
+    assert "大师" in analyze("太師來了要洗爵嗎？").expansions
+
+
 def test_fang_shi_is_fang_bao():
     assert analyze("燕則卿無俎，方氏何以說之？").layers == ("xiyi",)
 
