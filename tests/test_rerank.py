@@ -80,6 +80,23 @@ def test_a_named_commentator_prefers_units_holding_that_layer():
     assert rerank(two, [(BIN_GAOZHI, 0.08), (xiyi, 0.075)])[0][0].id == BIN_GAOZHI.id
 
 
+def test_a_unit_of_the_one_named_layer_leads_whatever_ordered_the_head():
+    from qa.retrieval.rerank import NAMED_LAYER_WITHIN, _named_layer_first
+
+    xiyi = LemmaUnit(id="xiyi.yan.1", work="儀禮析疑", rite="燕禮", source="x.txt", lines=(1, 1), section="經",
+                     jing="宾升自西阶告旨", xiyi="告旨者所以答主人之意也")
+    q = analyze("告旨，方苞怎麼看？")
+    head = [(BIN_GAOZHI, 1.0), (JIE_ONLY, 0.9), (xiyi, 0.8)]
+    assert NAMED_LAYER_WITHIN >= 3
+    assert [u.id for u, _ in _named_layer_first(q, head)] == [xiyi.id, BIN_GAOZHI.id, JIE_ONLY.id]
+    assert [s for _, s in _named_layer_first(q, head)] == [1.0, 0.9, 0.8]  # the scores keep their order
+    assert _named_layer_first(analyze("告旨是什麼意思？"), head) == head  # no commentator named
+    # 鄭注 named: the leader holds a 注 already
+    assert _named_layer_first(analyze("告旨，鄭注怎麼說？"), head) == head
+    far = [(BIN_GAOZHI, 1.0), (JIE_ONLY, 0.9), (JIE_GAOZHI, 0.85), (xiyi, 0.8)]
+    assert _named_layer_first(q, far) == far  # too far down to lead
+
+
 def test_named_rite_is_preferred():
     q = analyze("燕禮告旨")
     assert q.rites == ("yan",)

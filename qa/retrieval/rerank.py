@@ -66,6 +66,11 @@ RITE_BONUS = 0.15
 #: both right ones are lost too.
 NAMED_RITE_CLOSE = 0.95
 NAMED_RITE_WITHIN = 3
+#: A question naming one commentator is answered from a unit holding his layer first when the leading unit holds none
+#: and one that does is among the first NAMED_LAYER_WITHIN (the learned order can put a 注疏 unit before the 析疑 lemma
+#: that 「方苞怎麼說…」 asks about). Twenty-second round, development questions naming only 方苞 (109): the leader held no
+#: 析疑 in 5, the gold was a 析疑 lemma second in 4 of them, nothing else moved.
+NAMED_LAYER_WITHIN = 3
 #: ... times this in a follow-up, whose carried context (the turn before, often about the other rite) weighs against it.
 FOLLOW_RITE = 3.0
 #: Weight of a term the lexical index does not know (it occurs nowhere: rare by definition).
@@ -207,8 +212,24 @@ def rerank(query: "Query", fused: Sequence[tuple["LemmaUnit", float]],
     # a follow-up keeps the hand order: its rule (the new subject in the old situation, 「那介呢？」 after
     # 「賓為什麼說旨？」) is the behaviour asked for, and too few development questions carry context to learn it
     if (LEARNED if learned is None else learned) and not query.context:
-        return _named_rite_first(query, _learned(query, head, idf, evidence, learned_model(), hand)) + tail
-    return _named_rite_first(query, hand) + tail
+        return _named_layer_first(query, _named_rite_first(query, _learned(query, head, idf, evidence, learned_model(), hand))) + tail
+    return _named_layer_first(query, _named_rite_first(query, hand)) + tail
+
+
+def _named_layer_first(query: "Query", ranked: list[tuple["LemmaUnit", float]]) -> list[tuple["LemmaUnit", float]]:
+    """``ranked`` with the first unit holding the one named commentator's layer moved first, when the leader holds
+    none and that unit is among the first ``NAMED_LAYER_WITHIN``; the scores keep their order."""
+    layers = set(query.layers)
+    if len(layers) != 1 or not ranked:
+        return ranked
+    layer = next(iter(layers))
+    if has_layer(ranked[0][0], layer):
+        return ranked
+    for i, (unit, _) in enumerate(ranked[1:NAMED_LAYER_WITHIN], 1):
+        if has_layer(unit, layer):
+            units = [unit, *(u for j, (u, _) in enumerate(ranked) if j != i)]
+            return [(u, s) for u, (_, s) in zip(units, ranked)]
+    return ranked
 
 
 def _named_rite_first(query: "Query", ranked: list[tuple["LemmaUnit", float]]) -> list[tuple["LemmaUnit", float]]:
