@@ -68,8 +68,8 @@ def record(retriever: Retriever, questions: list[Question]) -> list[Sample]:
     calls: list[tuple] = []
     original = retriever_module.rerank
 
-    def recorder(query, fused, idf=None, *, evidence=None, learned=None):  # type: ignore[no-untyped-def]
-        out = original(query, fused, idf, evidence=evidence, learned=False)
+    def recorder(query, fused, idf=None, *, evidence=None, learned=None, before=None):  # type: ignore[no-untyped-def]
+        out = original(query, fused, idf, evidence=evidence, learned=False, before=before)
         calls.append((query, list(fused), idf, evidence, out))
         return out
 

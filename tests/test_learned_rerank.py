@@ -108,3 +108,22 @@ def test_the_lay_channels_ranks_are_features_and_count_apart_for_english(real_re
                      _evidence(real_retriever.channel_rankings(q)))
         assert x[:, columns].max() > 0  # some candidate is on a lay channel's list
         assert np.array_equal(x[:, english], x[:, columns]) if lay else not x[:, english].any()
+
+
+def test_the_training_script_records_what_the_ask_pipeline_reranks(real_retriever):
+    """scripts/train_rerank.py stands in for ``rerank`` to record its input: it must take every argument the pipeline
+    passes (a follow-up's ``before`` included), or training fails only when someone next retrains."""
+    import sys
+    from pathlib import Path
+
+    from qa.evaluate import read_questions
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+    try:
+        import train_rerank
+    finally:
+        sys.path.pop(0)
+    questions = read_questions(Path(__file__).parent / "data" / "questions" / "real_dev.jsonl")
+    asked = [q for q in questions if not q.history][:2] + [q for q in questions if q.history][:1]
+    samples = train_rerank.record(real_retriever, asked)
+    assert len(samples) == 3 and samples[-1].follow_up and samples[0].x.shape == (min(DEPTH, len(samples[0].gold)), len(MODEL_FEATURES))
