@@ -11,6 +11,9 @@ def test_thanks_after_the_question_are_left_out():
     assert without_remarks("主人为什么洗爵？谢谢！") == "主人为什么洗爵？"
     assert without_remarks("Why does the host bow twice? Thanks in advance, this has bugged me for weeks.") == \
         "Why does the host bow twice?"
+    # a closing that asks to be taught, as a letter or a forum post ends
+    assert without_remarks("卿席何以東上？敬請賜教。") == "卿席何以東上？"
+    assert without_remarks("主人为什么要拜洗？请各位不吝指教！") == "主人为什么要拜洗？"
     # what is matched is the question alone
     assert analyze("賓為什麼告旨？先謝過了，困擾我很久。").core == analyze("賓為什麼告旨？").core
 

@@ -20,8 +20,11 @@ from ..text.lexicon import beyond_table, commentators_table, glossary, modern_ta
 from ..text.normalize import normalize
 
 #: Thanks and politeness (normalized, simplified): a sentence holding one of these, and asking nothing, is a remark
-#: (not 謝了 or 謝過, which 拜謝了, 拜謝過 hold).
-_THANKS_ZH = ("谢谢", "多谢", "感谢", "先谢", "麻烦", "拜托", "在线等", "求解答", "求大神", "困扰我", "幸甚")
+#: (not 謝了 or 謝過, which 拜謝了, 拜謝過 hold). The closings of asking to be taught: twenty-second round, from a table of
+#: closings written for development (not the robustness benchmark's).
+_THANKS_ZH = ("谢谢", "多谢", "感谢", "先谢", "麻烦", "拜托", "在线等", "求解答", "求大神", "困扰我", "幸甚",
+              # and asking to be taught, as a letter or a forum post closes (敬請賜教, 請不吝指教, 望指正)
+              "赐教", "指教", "指点", "指正", "不吝")
 _THANKS_EN = re.compile(r"\b(?:thanks|thank you|cheers|much appreciated|any help appreciated|appreciate (?:it|any))\b")
 _SENTENCE = re.compile(r"[^。！!？?.]+(?:[。！!？?.]+|$)")
 
