@@ -306,6 +306,14 @@ def test_the_grand_music_master_is_the_da_shi_not_the_yue_zheng():
     assert "大师" in analyze("太師來了要洗爵嗎？").expansions
 
 
+def test_the_classical_once_is_no_tasting():
+    """嘗 of 未嘗 / 嘗與…論 / 嘗讀 is "once": it brings no 啐 or 嚌; the modern 嚐 of 不嚐肺, 嚐一口 still does."""
+    assert "哜" not in analyze("某嘗讀禮至此，賓何以拜洗？").expansions
+    assert "哜" not in analyze("未嘗聞主人之贊者飲，何也？").expansions
+    assert "哜" in analyze("賓為什麼不嚐那塊肺？").expansions
+    assert "哜" in analyze("主人嘗之乎？").expansions
+
+
 def test_fang_shi_is_fang_bao():
     assert analyze("燕則卿無俎，方氏何以說之？").layers == ("xiyi",)
 

@@ -41,6 +41,9 @@ def test_a_question_of_its_own_is_matched_without_its_clauses_about_the_asker():
     assert chinese_preface("我是歷史系的，想問大射禮時大夫有盛肉塊的盤子，為什麼？")[1] == "想問大射禮時大夫有盛肉塊的盤子，為什麼？"
     assert chinese_preface("老師說主人拜了一個「崇酒」，到底是在謝什麼呀？")[0] == ""
     assert analyze("我在讀鄭注，有個地方不明白，旨是什麼意思？").layers == ("zhu",)
+    # talking it over, being new to it: the asker's too
+    assert chinese_preface("我跟同學討論時卡住了：主人為什麼要拜洗？")[0] == "我跟同學討論時卡住了："
+    assert chinese_preface("新手求助，賓為什麼說旨？")[0] == "新手求助，"
     # another work named without title marks says where the asker looked: part of the question; a collection he reads is not
     assert chinese_preface("我在詩經裡找不到魚麗的歌詞，是版本的問題嗎？")[0] == ""
     assert chinese_preface("我在複習三禮，想問鄉飲酒禮的賓為什麼要拜辱？")[0] == "我在複習三禮，"

@@ -248,6 +248,11 @@ def _strip_scaffolding(run: str, phrases: Sequence[tuple[str, bool]]) -> list[st
 _ASPECT = re.compile(r"(?<=[\u4e00-\u9fff])[过了着](?=[\u4e00-\u9fff])")
 
 
+#: The classical 嘗 "once, ever" (未嘗, 何嘗, 嘗與友人論此, 嘗讀): matched as 曾, not as the modern 嚐 "to taste"
+#: (嚐一口, 不嚐肺) that the glossary maps to 啐 and 嚌.
+_ONCE = re.compile(r"(?<=[未何])[嘗尝]|[嘗尝](?=[與与讀读聞闻見见問问謂谓言論论試试從从遊游觀观學学])")
+
+
 def _glossary_zh(run: str, table: dict[str, tuple[str, ...]], max_len: int) -> list[str]:
     """Corpus terms for modern-Chinese glossary words in a CJK run (longest match, no overlaps), and
     for those the run splits with an aspect particle (洗过手 → 洗手)."""
@@ -622,7 +627,7 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
 
     # what is matched: digits inside Chinese read as its numerals (第2天 → 第二天; the text shown stays as typed),
     # without the thanks that end it (「…？謝謝！」: qa.retrieval.remarks)
-    matched = hanzi_numbers(without_remarks(cleaned))
+    matched = _ONCE.sub("曾", hanzi_numbers(without_remarks(cleaned)))
     lang = detect_lang(cleaned)
     if lang != "en" and not history:
         # a question of its own is matched without its clauses about the asker (「老師上課講到這個，我沒聽懂，想請教：」)
