@@ -119,6 +119,13 @@ def test_the_meaning_taken_from_an_act_asks_why_not_where():
     assert query_terms(analyze("賓何所立？")).where
 
 
+def test_what_the_word_means_is_asked_classically_too():
+    # 「X之X，其義云何？」 asks what the word means, and 其義 is no term of it; 「其義何在」 asks the purpose
+    t = query_terms(analyze("旅酬之旅，其義云何？"))
+    assert t.meaning and not t.why and "其义" not in analyze("旅酬之旅，其義云何？").segments
+    assert query_terms(analyze("設洗於阼階東南，其義何在？")).why
+
+
 def test_a_reasoning_that_ends_naming_the_term_glosses_it():
     """方苞's unpunctuated 「…羣萃而食于公所故谓之旅食也」 explains what 旅食 is, however long the reasoning."""
     terms = query_terms(analyze("方苞認為士旅食是什麼人？"))

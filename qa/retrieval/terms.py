@@ -55,7 +55,9 @@ _MEANING = ("什么意思", "何谓", "何义", "是什么", "mean", "what is", 
             "何官", "到底是谁", "是谁", "干什么的", "干嘛的", "干吗的", "做什么的", "做啥的", "啥意思", "指哪",
             "指什么", "指的是", "哪些官", "什么官", "何所指", "指谁", "何解", "何训", "训何", "何释",
             "何物", "什么叫", "怎么讲", "者谁", "whats a", "whats the", "what exactly is", "谓谁",
-            "边个", "乜嘢", "名词解释")
+            "边个", "乜嘢", "名词解释",
+            # the classical 「X之X，其義云何？」 asks what the word means (「其義何在」 asks the purpose: _WHY)
+            "义云何", "义如何", "义何如")
 #: The classical 「X者何？」 asks what X is (but 「…者何在」 where it is).
 _WHAT_IS_END = re.compile(r"者何[也乎]?[？?。！!\s]*$")
 #: 「…，何也？」 after a clause asks why (「主人退而賓又拜辱，何也？」); after a bare term or 者
