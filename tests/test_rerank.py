@@ -91,8 +91,9 @@ def test_a_unit_of_the_one_named_layer_leads_whatever_ordered_the_head():
     assert [u.id for u, _ in _named_layer_first(q, head)] == [xiyi.id, BIN_GAOZHI.id, JIE_ONLY.id]
     assert [s for _, s in _named_layer_first(q, head)] == [1.0, 0.9, 0.8]  # the scores keep their order
     assert _named_layer_first(analyze("告旨是什麼意思？"), head) == head  # no commentator named
-    # 鄭注 named: the leader holds a 注 already
+    # 鄭注 or 賈疏 named: every 注疏 unit holds a 注, and a 疏 asked of a quoted 注 may be answered by that 注
     assert _named_layer_first(analyze("告旨，鄭注怎麼說？"), head) == head
+    assert _named_layer_first(analyze("告旨，賈疏怎麼說？"), head) == head
     far = [(BIN_GAOZHI, 1.0), (JIE_ONLY, 0.9), (JIE_GAOZHI, 0.85), (xiyi, 0.8)]
     assert _named_layer_first(q, far) == far  # too far down to lead
 

@@ -66,10 +66,12 @@ RITE_BONUS = 0.15
 #: both right ones are lost too.
 NAMED_RITE_CLOSE = 0.95
 NAMED_RITE_WITHIN = 3
-#: A question naming one commentator is answered from a unit holding his layer first when the leading unit holds none
-#: and one that does is among the first NAMED_LAYER_WITHIN (the learned order can put a 注疏 unit before the 析疑 lemma
-#: that 「方苞怎麼說…」 asks about). Twenty-second round, development questions naming only 方苞 (109): the leader held no
-#: 析疑 in 5, the gold was a 析疑 lemma second in 4 of them, nothing else moved.
+#: A question naming 方苞 alone is answered from a 析疑 lemma first when the leading unit holds none and one is among
+#: the first NAMED_LAYER_WITHIN (the learned order can put a 注疏 unit before the lemma 「方苞怎麼說…」 asks about).
+#: Twenty-second round, development questions naming only 方苞 (109): the leader held no 析疑 in 5, the gold was the
+#: lemma second in 4 of them, nothing else moved. Not for 鄭玄 or 賈疏: every 注疏 unit holds a 注, and of those naming
+#: the 疏 as many lost first place as gained it (a 疏 asked of a quoted 注 that has none is answered by that 注).
+NAMED_LAYER = "xiyi"
 NAMED_LAYER_WITHIN = 3
 #: ... times this in a follow-up, whose carried context (the turn before, often about the other rite) weighs against it.
 FOLLOW_RITE = 3.0
@@ -217,13 +219,10 @@ def rerank(query: "Query", fused: Sequence[tuple["LemmaUnit", float]],
 
 
 def _named_layer_first(query: "Query", ranked: list[tuple["LemmaUnit", float]]) -> list[tuple["LemmaUnit", float]]:
-    """``ranked`` with the first unit holding the one named commentator's layer moved first, when the leader holds
-    none and that unit is among the first ``NAMED_LAYER_WITHIN``; the scores keep their order."""
-    layers = set(query.layers)
-    if len(layers) != 1 or not ranked:
-        return ranked
-    layer = next(iter(layers))
-    if has_layer(ranked[0][0], layer):
+    """``ranked`` with the first 析疑 lemma moved first when the question names 方苞 alone, the leader is no lemma and
+    one is among the first ``NAMED_LAYER_WITHIN``; the scores keep their order."""
+    layer = NAMED_LAYER
+    if set(query.layers) != {layer} or query.explains_quote or not ranked or has_layer(ranked[0][0], layer):
         return ranked
     for i, (unit, _) in enumerate(ranked[1:NAMED_LAYER_WITHIN], 1):
         if has_layer(unit, layer):
