@@ -661,10 +661,13 @@ class Bridge:
         for word in life:
             for m in re.finditer(re.escape(word), norm):
                 before = norm[max(0, m.start() - LIFE_GAP - 4) : m.start()]
-                if any(name in before and len(before) - (before.rfind(name) + len(name)) <= LIFE_GAP for name in names):
+                if any(name in before and len(before) - (before.rfind(name) + len(name)) <= LIFE_GAP for name in (*names, *sages)):
                     return True
-                # a sage's life may be told at more length (「孔子是在哪一年、哪個國家出生的？」): anywhere after his name
-                if any(name in norm[: m.start()] for name in sages):
+                # a life may be told at more length: a sage's anywhere after his name (「孔子是在哪一年、哪個國家出生的？」),
+                # a commentator's when the question ends with it (「方苞為什麼會因為那件案子入獄？」); the caller has found
+                # no term of the corpus in the question
+                if any(name in norm[: m.start()] for name in sages) or (
+                        any(name in norm[: m.start()] for name in names) and _ends_question(norm, m.end())):
                     return True
         words = WORD.findall(norm)
         stems = [stem(w) for w in words]
@@ -884,6 +887,11 @@ class Bridge:
     def _in_modern_word(self, run: str, i: int) -> bool:
         """Whether the character at ``i`` of ``run`` lies inside a CC-CEDICT word of two to four characters there."""
         return any(run[a:b] in self.dictionary for a in range(max(0, i - 3), i + 1) for b in range(max(a + 2, i + 1), min(len(run), a + 4) + 1))
+
+
+def _ends_question(norm: str, end: int) -> bool:
+    """Whether what follows ``end`` in a normalized question is only its closing words (的, 嗎, 了, 是怎麼一回事 …)."""
+    return len(re.sub(r"[的吗呢了么吧啊呀乎也欤与哉是怎么一回事何如耶]", "", norm[end:])) <= 2
 
 
 def _only_inside(text: str, name: str, terms: Sequence[str]) -> bool:
