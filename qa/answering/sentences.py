@@ -49,6 +49,11 @@ RANK_PRIOR: tuple[float, ...] = (1.0, 0.6, 0.4)
 UNIT_FLOOR = 0.6
 #: Hits scoring at least this share of the first one count as tied with it.
 TIE = 0.97
+#: A sentence of a 析疑 note that poses Fang Bao's own question (「為大夫舉旅不於獻後而介於獻工獻笙之閒何也」, normalized):
+#: his answer follows it, so it is no answer alone while a sentence follows, and no run of sentences ends with it.
+#: Twenty-second round, development: evidence first 1,762 → 1,771 (one lost), evidence in the answer +8. Not 為疑也
+#: (「為了避嫌」, a statement), nor 乎, which ends as many statements (不亦…乎) as questions; the 疏's questions add nothing.
+_POSES = re.compile(r"(?:何也|何欤|何与|何哉)$")
 #: A sentence must score at least this share of the best one to be shown beside it.
 RELATIVE_CUTOFF = 0.4
 #: Sentences longer than this (normalized characters) are gently penalized.
@@ -238,12 +243,15 @@ def _unit_runs(unit: LemmaUnit) -> tuple[tuple[str, int, int, int, str, str, tup
     out = []
     for layer, part, text in _layer_texts(unit):
         spans = split_sentences(text)
+        poses = [layer == "xiyi" and bool(_POSES.search(normalize(text[a:b]))) for a, b in spans]
         for i in range(len(spans)):
             for j in range(i, min(i + WINDOW, len(spans))):
                 s, e = spans[i][0], spans[j][1]
                 norm = normalize(text[s:e])
                 if j > i and len(norm) > WINDOW_CHARS:
                     break
+                if any(poses[i + 1 : j + 1]) or (j == i and poses[i] and i + 1 < len(spans)):
+                    continue  # Fang Bao's question opens a run with his answer; alone, or after another point, it answers nothing
                 out.append((layer, part, s, e, text[s:e], norm, tuple(text[a:b] for a, b in spans[i : j + 1])))
     return tuple(out)
 
