@@ -331,8 +331,8 @@ def test_a_how_much_question_is_answered_by_the_sentence_that_gives_the_measure(
 
 
 def test_fang_bao_s_own_question_opens_his_answer_and_answers_nothing_alone():
-    """A 析疑 sentence ending 何也 poses Fang Bao's question: a run may open with it (question and answer), but no run
-    ends with it or holds it after another point, and alone it is no candidate while his answer follows."""
+    """A 析疑 sentence ending 何也 poses Fang Bao's question: alone it is no candidate while his answer follows; a run
+    may hold it (what it sets out to explain is often what was asked)."""
     from qa.answering.sentences import _unit_runs
 
     note = "上经公又行一爵不定之辞也此曰唯公所赐则公不自饮之辞也为大夫举旅不于献后而介于献工献笙之闲何也献主无时休息虽强力者亦倦矣"
@@ -340,6 +340,10 @@ def test_fang_bao_s_own_question_opens_his_answer_and_answers_nothing_alone():
                      jing="公坐取賓所媵觶", xiyi=note)
     runs = [(run[-1][0], run[-1][-1]) for run in _unit_runs(unit)]  # (first sentence, last sentence) of each run
     asked = "为大夫举旅不于献后而介于献工献笙之闲何也"
-    assert all(last != asked for first, last in runs if first != asked)  # no run ends with it after another point
     assert (asked, asked) not in runs  # alone it answers nothing
     assert any(first == asked and last != asked for first, last in runs)  # it opens one with the answer
+    assert any(first != asked and last == asked for first, last in runs)  # and may close one
+    # the last sentence of a note, with no answer after it, stays a candidate
+    last = LemmaUnit(id="xiyi.yan.8", work="儀禮析疑", rite="燕禮", source="x.txt", lines=(1, 1), section="經",
+                     jing="公坐取賓所媵觶", xiyi="上经公又行一爵不定之辞也为大夫举旅不于献后而介于献工献笙之闲何也")
+    assert (asked, asked) in [(run[-1][0], run[-1][-1]) for run in _unit_runs(last)]

@@ -50,9 +50,11 @@ UNIT_FLOOR = 0.6
 #: Hits scoring at least this share of the first one count as tied with it.
 TIE = 0.97
 #: A sentence of a 析疑 note that poses Fang Bao's own question (「為大夫舉旅不於獻後而介於獻工獻笙之閒何也」, normalized):
-#: his answer follows it, so it is no answer alone while a sentence follows, and no run of sentences ends with it.
-#: Twenty-second round, development: evidence first 1,762 → 1,771 (one lost), evidence in the answer +8. Not 為疑也
-#: (「為了避嫌」, a statement), nor 乎, which ends as many statements (不亦…乎) as questions; the 疏's questions add nothing.
+#: his answer follows it, so alone it is no candidate while a sentence follows; a run of sentences may still hold it,
+#: since what it sets out to explain is often what was asked (「燕義曰宰夫為獻主何也」 says who the 獻主 is). Twenty-second
+#: round, development: evidence first 1,762 → 1,771 (one lost), evidence in the answer +7 (dropping the runs that end
+#: with it too: the same evidence first, and the 獻主 question lost its answer). Not 為疑也 (「為了避嫌」, a statement),
+#: nor 乎, which ends as many statements (不亦…乎) as questions; the 疏's questions add nothing.
 _POSES = re.compile(r"(?:何也|何欤|何与|何哉)$")
 #: A sentence must score at least this share of the best one to be shown beside it.
 RELATIVE_CUTOFF = 0.4
@@ -250,8 +252,8 @@ def _unit_runs(unit: LemmaUnit) -> tuple[tuple[str, int, int, int, str, str, tup
                 norm = normalize(text[s:e])
                 if j > i and len(norm) > WINDOW_CHARS:
                     break
-                if any(poses[i + 1 : j + 1]) or (j == i and poses[i] and i + 1 < len(spans)):
-                    continue  # Fang Bao's question opens a run with his answer; alone, or after another point, it answers nothing
+                if j == i and poses[i] and i + 1 < len(spans):
+                    continue  # Fang Bao's question alone answers nothing while his answer follows
                 out.append((layer, part, s, e, text[s:e], norm, tuple(text[a:b] for a, b in spans[i : j + 1])))
     return tuple(out)
 
