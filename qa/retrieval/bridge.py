@@ -889,9 +889,13 @@ class Bridge:
         return any(run[a:b] in self.dictionary for a in range(max(0, i - 3), i + 1) for b in range(max(a + 2, i + 1), min(len(run), a + 4) + 1))
 
 
+#: What may close a question after its last content word (normalized): 的, 嗎, 了, 是怎麼一回事, 何如 …
+_CLOSING_WORDS = re.compile(r"是怎么一回事|怎么回事|是真的|何如|[的吗呢了么吧啊呀乎也欤与哉耶]")
+
+
 def _ends_question(norm: str, end: int) -> bool:
-    """Whether what follows ``end`` in a normalized question is only its closing words (的, 嗎, 了, 是怎麼一回事 …)."""
-    return len(re.sub(r"[的吗呢了么吧啊呀乎也欤与哉是怎么一回事何如耶]", "", norm[end:])) <= 2
+    """Whether what follows ``end`` in a normalized question is no more than its closing words and two characters."""
+    return len(_CLOSING_WORDS.sub("", norm[end:])) <= 2
 
 
 def _only_inside(text: str, name: str, terms: Sequence[str]) -> bool:

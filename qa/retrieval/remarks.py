@@ -127,8 +127,8 @@ def chinese_preface(text: str) -> tuple[str, str]:
         brings = _INTRODUCING.search(norm)
         if brings and not _AFTER_INTRODUCING.match(brings.group("after")):
             break  # 「想問大射禮時…」: the question itself
-        if (titled or any(w in norm for w in modern) or not about or _glossed(norm) or _names_the_corpus(norm) or _names_a_work(norm)
-                or re.search(r"[「『“\"]", clause)):
+        if (titled or any(w in norm for w in modern) or not about or _glossed(norm) or _names_the_corpus(norm)
+                or _names_a_work(norm) or re.search(r"[「『“\"]", clause)):
             break  # 「老師說主人拜了一個「崇酒」」: what it quotes is asked about
         end = m.end()
     rest = text[end:]
