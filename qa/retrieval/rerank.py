@@ -226,8 +226,7 @@ def _named_layer_first(query: "Query", ranked: list[tuple["LemmaUnit", float]]) 
         return ranked
     for i, (unit, _) in enumerate(ranked[1:NAMED_LAYER_WITHIN], 1):
         if has_layer(unit, layer):
-            units = [unit, *(u for j, (u, _) in enumerate(ranked) if j != i)]
-            return [(u, s) for u, (_, s) in zip(units, ranked)]
+            return _moved_first(ranked, i)
     return ranked
 
 
@@ -241,10 +240,16 @@ def _named_rite_first(query: "Query", ranked: list[tuple["LemmaUnit", float]]) -
     for i, (unit, score) in enumerate(ranked[1:NAMED_RITE_WITHIN], 1):
         if rite_id(unit.id) == query.rites[0]:
             if top > 0 and score >= NAMED_RITE_CLOSE * top:
-                units = [unit, *(u for j, (u, _) in enumerate(ranked) if j != i)]
-                return [(u, s) for u, (_, s) in zip(units, ranked)]
+                return _moved_first(ranked, i)
             break
     return ranked
+
+
+def _moved_first(ranked: list[tuple["LemmaUnit", float]], i: int) -> list[tuple["LemmaUnit", float]]:
+    """``ranked`` with its ``i``-th unit first and the others in their order; the scores keep theirs, so what reads
+    them (the ratio to the first, the cut-offs) keeps its meaning."""
+    units = [ranked[i][0], *(u for j, (u, _) in enumerate(ranked) if j != i)]
+    return [(u, s) for u, (_, s) in zip(units, ranked)]
 
 
 def _hand(query: "Query", head: list[tuple["LemmaUnit", float]], idf: Mapping[str, float] | None,
