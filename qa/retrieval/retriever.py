@@ -236,8 +236,7 @@ class HybridRetriever:
         """Unit id → the normalized 經 of the unit before it in its work and rite (reading order), built on first use:
         a follow-up's carried subject (司正) is often named only there (:func:`qa.retrieval.rerank.rerank`)."""
         if self._before is None:
-            by_id = {u.id: u for u in self.units}
-            self._before = {later: normalize(by_id[earlier].jing)
+            self._before = {later: normalize(self.units[self._index_of[earlier]].jing)
                             for ids in reading_order(self.units).values() for earlier, later in zip(ids, ids[1:])}
         return self._before
 
