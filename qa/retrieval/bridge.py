@@ -661,7 +661,7 @@ class Bridge:
         for word in life:
             for m in re.finditer(re.escape(word), norm):
                 before = norm[max(0, m.start() - LIFE_GAP - 4) : m.start()]
-                if any(name in before and len(before) - (before.rfind(name) + len(name)) <= LIFE_GAP for name in (*names, *sages)):
+                if any(name in before and len(before) - (before.rfind(name) + len(name)) <= LIFE_GAP for name in names):
                     return True
                 # a life may be told at more length: a sage's anywhere after his name (「孔子是在哪一年、哪個國家出生的？」),
                 # a commentator's when the question ends with it (「方苞為什麼會因為那件案子入獄？」); the caller has found
