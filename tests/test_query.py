@@ -314,6 +314,16 @@ def test_the_classical_once_is_no_tasting():
     assert "哜" in analyze("主人嘗之乎？").expansions
 
 
+def test_where_someone_sits_asks_for_the_mat():
+    """「X坐哪兒」 / "where does X sit" asks where X's mat (席) is spread; the 坐 "kneel" of 坐取爵 brings no 席."""
+    assert "席" in analyze("那介坐哪儿？").expansions
+    assert "席" in analyze("鄉飲酒禮賓坐在什麼位置？").expansions
+    assert "席" in analyze("賓坐於何所？").expansions
+    assert "席" in analyze("ok and where does he sit?").expansions
+    assert "席" not in analyze("賓為什麼要坐下來拿杯子？").expansions
+    assert "席" not in analyze("Why does the guest sit down to take the cup?").expansions
+
+
 def test_fang_shi_is_fang_bao():
     assert analyze("燕則卿無俎，方氏何以說之？").layers == ("xiyi",)
 

@@ -253,6 +253,12 @@ _ASPECT = re.compile(r"(?<=[\u4e00-\u9fff])[过了着](?=[\u4e00-\u9fff])")
 _ONCE = re.compile(r"(?<=[未何])[嘗尝]|[嘗尝](?=[與与讀读聞闻見见問问謂谓言論论試试從从遊游觀观學学])")
 
 
+#: 「X坐哪兒」, 「X坐在什麼位置」, "where does X sit": where X's mat is spread (經 「乃席賓、主人、介」), matched as
+#: 座位 / seat (the glossary's 席 位), not as the 坐 "kneel" of every 坐取爵.
+_SITS_WHERE = re.compile(r"坐(?=[在於于]?(?:哪|何[處处方所]|什[么麼](?:位置|地方)))")
+_SITS_WHERE_EN = re.compile(r"(?i)(\bwhere\b[^?.!]{0,40}?\b)sit(?:s|ting)?\b")
+
+
 def _glossary_zh(run: str, table: dict[str, tuple[str, ...]], max_len: int) -> list[str]:
     """Corpus terms for modern-Chinese glossary words in a CJK run (longest match, no overlaps), and
     for those the run splits with an aspect particle (洗过手 → 洗手)."""
@@ -628,6 +634,7 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
     # what is matched: digits inside Chinese read as its numerals (第2天 → 第二天; the text shown stays as typed),
     # without the thanks that end it (「…？謝謝！」: qa.retrieval.remarks)
     matched = _ONCE.sub("曾", hanzi_numbers(without_remarks(cleaned)))
+    matched = _SITS_WHERE_EN.sub(r"\1seat", _SITS_WHERE.sub("座位", matched))
     lang = detect_lang(cleaned)
     if lang != "en" and not history:
         # a question of its own is matched without its clauses about the asker (「老師上課講到這個，我沒聽懂，想請教：」)
