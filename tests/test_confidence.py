@@ -367,6 +367,12 @@ def test_a_question_naming_the_corpus_is_answered_even_in_a_modern_setting(real_
     assert real_retriever.ask(question).found
 
 
+@pytest.mark.parametrize("question", ["揖和拜到底有啥区别？我老是分不清", "獻和酬有什麼差別？", "拜和揖有什麼區別？"])
+def test_asking_the_difference_of_two_terms_names_nothing_off_topic(real_retriever, question):
+    """「有啥區別」, 「差別」, 「分不清」 frame a comparison; the two terms compared are the question."""
+    assert real_retriever.ask(question).found
+
+
 def test_foreign_english_words_are_those_the_rite_s_english_never_uses(real_retriever):
     from qa.retrieval.confidence import foreign_english
 
