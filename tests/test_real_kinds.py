@@ -183,7 +183,9 @@ def test_what_the_text_cannot_say_is_flagged(real_retriever):
                  "孔子的母親是誰？", "孔子周遊列國時在陳國斷糧，弟子怎麼說？", "In which state was Confucius born?",
                  "孔子這位大思想家究竟是在哪裡出生的？", "孔子曾向老聃請教禮，這件事可信嗎？",
                  # a commentator's life told at more length, the question ending with it
-                 "方苞當年為什麼會被牽連進那件案子而入獄？"):
+                 "方苞當年為什麼會被牽連進那件案子而入獄？", "方苞後來為什麼坐牢？",
+                 # a later emperor by his dynasty's name
+                 "Did any Qing emperor hold the village drinking rite in Beijing?"):
         assert not real_retriever.ask(text).found, text
     for text in ("工歌的鹿鳴出自詩經哪一部分？", "鄭注為什麼引周禮？", "周禮鍾師怎麼奏陔夏？",
                  "我的老師說方苞不同意鄭玄對獻主的說法，是嗎？", "My teacher asked what Zheng Xuan says about the dark wine.",
