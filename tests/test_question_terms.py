@@ -235,3 +235,12 @@ def test_an_english_contrast_of_the_two_rites_weighs_how_the_text_names_them():
     terms = query_terms(analyze("In the District Symposium the jars stand by the door, but at the Banquet by the east "
                                 "pillar. Why?"))
     assert {"燕", "乡饮", "饮酒"} <= set(terms.weights)
+
+
+def test_a_quoted_word_guessed_at_asks_what_it_means():
+    """A question opening with a quoted word of the text and guessing what it is asks its meaning (a gloss answers);
+    a guessed reason asks why, and 「…」是在哪 where."""
+    for question in ("“坐挩手”是把手上的東西脫掉？", "「疑立」是猶猶豫豫地站著嗎？", "“宾厌介”这个厌是啥动作？"):
+        assert query_terms(analyze(question)).meaning, question
+    assert not query_terms(analyze("「告旨」是不是因為酒好？")).meaning
+    assert not query_terms(analyze("「旅酬」是在哪一步？")).meaning

@@ -58,6 +58,9 @@ _MEANING = ("什么意思", "何谓", "何义", "是什么", "mean", "what is", 
             "边个", "乜嘢", "名词解释",
             # the classical 「X之X，其義云何？」 asks what the word means (「其義何在」 asks the purpose: _WHY)
             "义云何", "义如何", "义何如")
+#: A question opening with a quoted word of the text and guessing what it is (「“坐挩手”是把手上的東西脫掉？」,
+#: 「「疑立」是猶猶豫豫地站著嗎？」, 「“宾厌介”这个厌是啥动作」) asks what it means; 「…是不是因為」 guesses a reason.
+_QUOTED_IS = re.compile(r"^\s*[「『“\"]([^」』”\"]{1,12})[」』”\"]\s*(?:[這这][個个]?\S?)?是(?!不是因|因|在|什[么麼][時时]|何[時时]|哪|[幾几]|多少)")
 #: The classical 「X者何？」 asks what X is (but 「…者何在」 where it is).
 _WHAT_IS_END = re.compile(r"者何[也乎]?[？?。！!\s]*$")
 #: 「…，何也？」 after a clause asks why (「主人退而賓又拜辱，何也？」); after a bare term or 者
@@ -169,7 +172,7 @@ def _asks(text: str, asked: str) -> tuple[bool, bool, bool, bool, bool]:
     # 「…是干嘛的」 asks what a thing or person is for (a gloss), not why
     asked_why = _HOW_DONE.sub("", _WHAT_FOR.sub("", asked))
     return (why_he or any(w in asked_why for w in _WHY),
-            what_he or any(w in asked for w in _MEANING) or bool(_WHAT_IS_END.search(text)),
+            what_he or any(w in asked for w in _MEANING) or bool(_WHAT_IS_END.search(text) or _QUOTED_IS.match(text)),
             any(w in asked.replace("何所取", "") for w in _WHERE) or bool(_WHERE_NA.search(asked)),
             any(w in _NOT_COUNTING.sub("", asked) for w in _COUNT),
             any(w in asked for w in _ORDER_ASKED) or bool(_WHEN_OPENING.match(asked)))
