@@ -157,6 +157,11 @@ def test_the_asked_part_leaves_out_what_the_question_says_about_the_asker():
     assert asked_part("I'm writing a novel set in Tudor England. How would a host greet guests?").startswith("I'm writing")
     assert asked_part("Who bows first, the host or the guest?") == "Who bows first, the host or the guest?"
     assert asked_part("The note says: who pours?") == "The note says: who pours?"
+    # a last question that only guesses is an aside; a second question of its own is not
+    assert asked_part("Why do they leave the shoes below the hall? Could it be a purity thing?") == (
+        "Why do they leave the shoes below the hall?")
+    assert "purity" in preface_words("Why do they leave the shoes below the hall? Could it be a purity thing?")
+    assert asked_part("Who pours the wine? And who drinks first?") == "Who pours the wine? And who drinks first?"
 
 
 def test_a_sure_classifier_needs_only_a_trace_of_the_rites_words():

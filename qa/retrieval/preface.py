@@ -36,12 +36,25 @@ def _names_a_setting(clause: str) -> bool:
                for w in re.findall(r"[A-Za-z]+", clause)[1:])
 
 
+#: A last question that only guesses at the answer of the one before ("… shoes? Could it be a religious thing?", "Is it
+#: maybe about rank?", "Or was it just custom?"): the asker's guess, an aside as a remark is (the Chinese guesses:
+#: :func:`qa.retrieval.remarks.chinese_guess`).
+_GUESS_EN = re.compile(r"\s*(?:could it (?:be|have been)|(?:or )?(?:is|was) it (?:maybe|perhaps|because|just|simply|only)"
+                       r"|or (?:is|was) it|maybe|perhaps|probably|i (?:guess|suppose|wonder if)|i'?d guess|i'?m guessing"
+                       r"|my guess)\b", re.IGNORECASE)
+
+
 def _aside(text: str) -> tuple[str, str]:
-    """(the question, a remark after it): "… no bells? Seems oddly modest." → ("… no bells?", " Seems oddly modest.");
-    (text, "") when nothing follows the last question mark."""
+    """(the question, a remark or a guess after it): "… no bells? Seems oddly modest." → ("… no bells?", " Seems oddly
+    modest."), "… first? Could it be about rank?" → ("… first?", " Could it be about rank?"); (text, "") when
+    nothing follows the last question mark and the question before it guesses nothing."""
     asked, mark, after = text.rpartition("?")
     if mark and asked.strip() and after.strip():
         return asked + mark, after
+    if mark:
+        head, before, last = asked.rpartition("?")
+        if before and head.strip() and _GUESS_EN.match(last):
+            return head + before, last + mark + after
     return text, ""
 
 
