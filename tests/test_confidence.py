@@ -162,6 +162,10 @@ def test_the_asked_part_leaves_out_what_the_question_says_about_the_asker():
         "Why do they leave the shoes below the hall?")
     assert "purity" in preface_words("Why do they leave the shoes below the hall? Could it be a purity thing?")
     assert asked_part("Who pours the wine? And who drinks first?") == "Who pours the wine? And who drinks first?"
+    # a greeting and more than one sentence about the asker open it
+    assert asked_part("Hello everyone! I'm new to the classics. I'm writing a novel. Who pours the wine?") == (
+        "Who pours the wine?")
+    assert asked_part("The host bows. Why does he bow?") == "The host bows. Why does he bow?"
 
 
 def test_a_sure_classifier_needs_only_a_trace_of_the_rites_words():

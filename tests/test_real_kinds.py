@@ -191,7 +191,9 @@ def test_what_the_text_cannot_say_is_flagged(real_retriever):
                  "我的老師說方苞不同意鄭玄對獻主的說法，是嗎？", "My teacher asked what Zheng Xuan says about the dark wine.",
                  "清代方苞怎麼看燕禮的主人？", "鄭玄說的漢代郡國十月行鄉飲酒，是怎麼回事？",
                  "在複習三禮，想問鄉飲酒禮的賓為什麼要拜辱？",  # the collection a student reads names no other text
-                 "賈疏說己帥而正是孔子對誰說的話？"):  # a saying of Confucius the 疏 quotes: no life asked
+                 "賈疏說己帥而正是孔子對誰說的話？",  # a saying of Confucius the 疏 quotes: no life asked
+                 # the classic named in a sentence about the asker's reading, the translation in the question
+                 "Hello! I'm reading the Yili for a class. In my translation the host 'washes' the cup. Why does he?"):
         assert real_retriever.ask(text).found, text
 
 

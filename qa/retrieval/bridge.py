@@ -138,6 +138,8 @@ _THE_CLASSIC = re.compile(r"(?:^|[\s，。、；：？！「」『』“”（�
 TODAY = "time"
 #: The kind of ``modern.tsv`` word that frames a question in the present only when it opens it (现在…).
 NOW = "now"
+#: The sentences of a question, each with its end mark (「…。」, "… first time. ", "…?").
+_SENTENCES = re.compile(r"[^。！？!?.]+(?:[。！？!?.]+|$)")
 #: What a question's sentence, or the question after a reader's preface, follows: a sentence end or a colon.
 _SENTENCE_OPENING = re.compile(r"[。！？!?：:]")
 #: The kind of ``modern.tsv`` word a reader may also use of the rite's own people (the lord as "the boss", 老闆).
@@ -647,7 +649,11 @@ class Bridge:
             return not self.names_ritual_term(query)
         if BEYOND_LIFE in found and (query.layers or BEYOND_SAGE in found) and self._about_the_commentator(query):
             return True
-        return BEYOND_HISTORY in found and self._names_the_classic(query)
+        # the classic named in the same sentence as its history ("Who first translated the Yili?"), not in one about
+        # the asker's reading before the question ("I'm reading the Yili for the first time. In the translation …?")
+        return BEYOND_HISTORY in found and any(
+            BEYOND_HISTORY in set(names_in(beyond_table(), n, WORD.findall(n))) and self._names_the_classic(n)
+            for n in (normalize(sentence) for sentence in _SENTENCES.findall(query.text)))
 
     def _about_the_commentator(self, query: "Query") -> bool:
         """A word of a life (``beyond.tsv`` kind ``life``) follows a commentator's name closely: 「鄭玄的老師」, 「方望溪何許人也」,
@@ -693,11 +699,12 @@ class Bridge:
                 or any(self._shares_run(r) for r in runs)  # 周禮鍾師 of the 注's 「周禮‧鍾師」: the text it cites
                 or (commentary and any(w in query.norm for w in _COMMENTARY_WORDS)))
 
-    def _names_the_classic(self, query: "Query") -> bool:
-        """The question names the 儀禮 as a book (儀禮, 禮經; Yili, "the Yi li")."""
-        words = WORD.findall(query.norm)
+    @staticmethod
+    def _names_the_classic(norm: str) -> bool:
+        """The question (``norm``: normalized) names the 儀禮 as a book (儀禮, 禮經; Yili, "the Yi li")."""
+        words = WORD.findall(norm)
         joined = " ".join(words)
-        return any(t in query.norm for t in _CLASSIC_TITLES) or "yili" in words or "yi li" in joined
+        return any(t in norm for t in _CLASSIC_TITLES) or "yili" in words or "yi li" in joined
 
     def names_other_work(self, query: "Query") -> bool:
         """The question names a work in title marks that the corpus never mentions (《史記》, 《詩經》的〈碩鼠〉,

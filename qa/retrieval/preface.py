@@ -67,13 +67,25 @@ def _about_the_asker(clause: str) -> bool:
 
 
 def _opening_preface(text: str) -> tuple[str, str]:
-    """(a first sentence about the asker before the question, the rest): "I'm making a card game about toasting
-    etiquette. Who started …?" → ("I'm making a card game about toasting etiquette.", "Who started …?");
+    """(the first sentences about the asker before the question, the rest): "I'm making a card game about toasting
+    etiquette. Who started …?" → ("I'm making a card game about toasting etiquette.", "Who started …?"); a greeting
+    and a second such sentence go with it ("Hi there! I'm new to the Yili. I'm writing a novel. Who …?");
     ("", text) when the question has none."""
-    first, stop, rest = text.partition(". ")
-    if stop and "?" in rest and "?" not in first and _about_the_asker(first):
-        return first + stop, rest
-    return "", text
+    taken = ""
+    while True:
+        m = re.match(r"(.+?[.!]\s+)(?=\S)", text[len(taken):], re.DOTALL)
+        if not m:
+            break
+        first, rest = m.group(1), text[len(taken) + m.end():]
+        if "?" not in rest or "?" in first or not (_about_the_asker(first) or _GREETING.match(first)):
+            break
+        taken += first
+    return taken, text[len(taken):]
+
+
+#: A greeting that opens a message ("Hi there!", "Hello everyone.", "Good morning,"): about no one.
+_GREETING = re.compile(r"\s*(?:hi|hello|hey|greetings|good (?:morning|afternoon|evening)|dear all)\b[^.!?]{0,20}[.!]\s*$",
+                       re.IGNORECASE)
 
 
 def asked_part(text: str) -> str:
