@@ -129,6 +129,9 @@ def test_a_chinese_question_is_read_past_its_clauses_about_the_asker():
         "老師上課講到這個，我沒聽懂，想請教：", "隔天客人去主人家道謝，要穿什麼衣服去？")
     assert chinese_preface("最近在读《仪礼》，有个地方不明白，给乐师敬酒干嘛不洗杯子？")[1] == "给乐师敬酒干嘛不洗杯子？"
     assert chinese_preface("我是中文系的学生，主人为什么先自己喝？")[1] == "主人为什么先自己喝？"
+    # the friend it was talked over with, a classical 「未達」 or 「不敏」
+    assert chinese_preface("昨與友人閒談，賓何以拜洗？")[1] == "賓何以拜洗？"
+    assert chinese_preface("某於此節未達，介何以不啐酒？")[1] == "介何以不啐酒？"
     for text in ("老師講樂隊的樂師上台還要有人扶著，幹嘛要扶？",  # 樂隊, 樂師: its topic
                  "我们公司年会，请问老板敬酒要站起来吗？",  # a modern setting
                  "最近在看《甄嬛传》，清朝宫廷家宴上妃嫔的座位是按什么排的？",  # another work

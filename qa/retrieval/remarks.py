@@ -76,7 +76,10 @@ _ASKING_ZH = ("请教", "请问", "想问", "问一下", "问个", "问题", "�
               "不好意思", "打扰", "抱歉", "冒昧", "你好", "您好", "大家好", "各位", "困惑", "疑惑", "不解",
               # of talking it over, and of being new to it (跟朋友討論時卡住了, 可能問得比較傻, 新手求助): twenty-second
               # round, from a table of openings written for development (not the robustness benchmark's)
-              "讨论", "争论", "卡住", "问得", "新手", "小白", "入门", "初学", "求助")
+              "讨论", "争论", "卡住", "问得", "新手", "小白", "入门", "初学", "求助",
+              # the friends it was talked over with, and the 文言 of not understanding (嘗與友人論此, 愚不敏, 有一事未達):
+              # twenty-third round, from the same development table
+              "友人", "朋友", "同学", "未达", "不敏")
 #: ... or it tells who the asker is or what he is doing (我是中文系的學生, 我在準備期末考, 本人初學).
 _ASKER_ZH = ("我是", "我在", "我正在", "我最近", "本人")
 #: Words that bring in the question: a clause holding one is a preface only when nothing but these follow it (「想請教：」,
