@@ -21,7 +21,7 @@ from qa.retrieval.confidence import (
     ritual_share,
 )
 from qa.retrieval.query import analyze
-from qa.retrieval.remarks import chinese_preface
+from qa.retrieval.remarks import chinese_guess, chinese_preface
 
 # Off-topic questions that are NOT in qa/data/offtopic.tsv (the calibration list): the rule must generalize.
 OFF_TOPIC = [
@@ -129,6 +129,10 @@ def test_a_chinese_question_is_read_past_its_clauses_about_the_asker():
         "老師上課講到這個，我沒聽懂，想請教：", "隔天客人去主人家道謝，要穿什麼衣服去？")
     assert chinese_preface("最近在读《仪礼》，有个地方不明白，给乐师敬酒干嘛不洗杯子？")[1] == "给乐师敬酒干嘛不洗杯子？"
     assert chinese_preface("我是中文系的学生，主人为什么先自己喝？")[1] == "主人为什么先自己喝？"
+    # a guess put as a question after it is read past as a guess is
+    assert chinese_guess("主人為什麼洗爵？難道是怕髒？") == ("主人為什麼洗爵？", "難道是怕髒？")
+    assert chinese_guess("賓何以拜洗？豈以尊主人歟？") == ("賓何以拜洗？", "豈以尊主人歟？")
+    assert chinese_guess("是不是因為尊敬？") == ("是不是因為尊敬？", "")  # never the question itself
     # the friend it was talked over with, a classical 「未達」 or 「不敏」
     assert chinese_preface("昨與友人閒談，賓何以拜洗？")[1] == "賓何以拜洗？"
     assert chinese_preface("某於此節未達，介何以不啐酒？")[1] == "介何以不啐酒？"

@@ -55,7 +55,10 @@ def without_remarks(text: str) -> str:
 
 #: A Chinese sentence after the question that opens with one of these (normalized) is the asker's guess (「我猜是為了
 #: 表示尊敬吧？」, 「感覺只是傳統吧」).
-_GUESS_ZH = ("我猜", "我觉得", "我想应该", "我估计", "估计是", "感觉", "大概是", "应该是", "也许是", "可能是")
+_GUESS_ZH = ("我猜", "我觉得", "我想应该", "我估计", "估计是", "感觉", "大概是", "应该是", "也许是", "可能是",
+             # a guess put as a question (「是不是因為比較尊敬？」, 「難道是為了好看？」, 「還是說只是傳統？」; 文言 「豈以尊卑故歟？」,
+             # 「抑古之常法也？」): twenty-third round, from the development table of closings
+             "是不是", "难道", "还是说", "会不会", "莫非", "岂", "抑")
 
 
 def chinese_guess(text: str) -> tuple[str, str]:
