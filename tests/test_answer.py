@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from conftest import BU_GAOZHI, GAOZHI
 
-from qa.answering.compose import Answer, SourceLines, compose_answer, error_row, query_terms, split_sentences
+from qa.answering.compose import Answer, SourceLines, answer_first, compose_answer, error_row, query_terms, split_sentences
 from qa.corpus.units import LemmaUnit, ShuPart
 from qa.retrieval.query import analyze
 from qa.retrieval.retriever import Hit, PassageMatch
@@ -54,6 +54,23 @@ def test_why_question_gets_the_gloss_and_the_shu_explanation():
     first = a.evidence[0]
     assert (first.layer, first.unit_id, first.work, first.rite, first.source) == ("zhu", GAOZHI.id, "儀禮注疏", "鄉飲酒禮", SRC)
     assert first.lines == GAOZHI.lines  # no source lines given: the unit's span
+
+
+def test_answer_first_moves_one_hit_and_keeps_the_scores_in_place():
+    hits = (hit(GAOZHI, 0.9), hit(CUI, 0.8), hit(BU_GAOZHI, 0.4))
+    moved = answer_first(hits, BU_GAOZHI.id)
+    assert [h.unit.id for h in moved] == [BU_GAOZHI.id, GAOZHI.id, CUI.id]
+    assert [h.score for h in moved] == [0.9, 0.8, 0.4]
+    assert answer_first(hits, GAOZHI.id) == hits and answer_first(hits, "absent") == hits
+
+
+def test_a_follow_up_leads_with_the_passage_its_answer_quotes(real_retriever):
+    """A follow-up is ranked without the learned re-ranker; the sentence choice reads what it asks, and the passage
+    it quotes first is the first hit."""
+    for question, history in (("那拿什么擦？", ["挩手是什么意思？"]), ("那介呢？", ["賓為什麼告旨？"]),
+                              ("And the jie?", ["Where does the guest sit?"])):
+        a = real_retriever.ask(question, history=history)
+        assert a.found and a.hits[0].unit.id == a.evidence[0].unit_id, question
 
 
 def test_a_meaning_question_prefers_the_gloss_of_the_asked_term():

@@ -290,6 +290,11 @@ def compose_answer(
         u = c.unit
         evidence.append(Evidence(c.text, u.id, u.work, u.rite, c.layer, u.source, lines, round(score, 4)))
     found = found and bool(evidence) and not outside
+    if found and bool(getattr(query, "context", ())) and (evidence[0].layer != "xiyi" or "xiyi" in layers or hits[0].unit.xiyi):
+        # a follow-up is ranked without the learned re-ranker (it learnt questions of their own), and the sentence choice,
+        # which reads what it asks, is the better guide: the passage it quotes first leads (Fang Bao's critique only
+        # when he is asked about, or the first hit is his)
+        hits = answer_first(hits, evidence[0].unit_id)
     notice = scope_notice(outside, query.lang) if outside else compare_notice(compared, query.lang) if compared and found else ""
     if found and layers and not any(e.layer in layers for e in evidence):
         notice = " ".join(p for p in (notice, layer_notice(layers[0], query.lang)) if p)
@@ -306,6 +311,16 @@ def compose_answer(
                     plain=plain)
     grounded = grounded_clauses(answer, terms)
     return replace(answer, grounded=grounded) if grounded else answer
+
+
+def answer_first(hits: tuple["Hit", ...], unit_id: str) -> tuple["Hit", ...]:
+    """``hits`` with the unit the answer's first sentence is cited from first and the others in their order (the
+    scores stay in their places, so they still fall)."""
+    i = next((j for j, h in enumerate(hits) if h.unit.id == unit_id), 0)
+    if i == 0:
+        return hits
+    moved = (hits[i], *hits[:i], *hits[i + 1:])
+    return tuple(replace(h, score=old.score) for h, old in zip(moved, hits))
 
 
 #: A question quoting this many characters of a found unit's 經 is about the corpus, whatever rite it compares.
