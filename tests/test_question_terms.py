@@ -244,3 +244,9 @@ def test_a_quoted_word_guessed_at_asks_what_it_means():
         assert query_terms(analyze(question)).meaning, question
     assert not query_terms(analyze("「告旨」是不是因為酒好？")).meaning
     assert not query_terms(analyze("「旅酬」是在哪一步？")).meaning
+
+
+def test_zhi_wei_yan_asks_what_the_word_means():
+    """「X之為言何也？」 is the classical way to ask a word's meaning: 之為言 names nothing, X is the term."""
+    q = analyze("旨之為言何也？")
+    assert q.segments == ("旨",) and query_terms(q).meaning
