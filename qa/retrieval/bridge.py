@@ -51,7 +51,7 @@ from ..text.normalize import normalize
 from ..text.tokens import WORD, bigrams, cjk_runs, fold_latin
 from .glosses import Gloss, mine_glosses
 from .query import _MODERN_ONLY_CHARS, _english, analyze, english_names, glossary_matches, glossary_zh_matches, names_in
-from .remarks import chinese_preface
+from .remarks import chinese_preface, sentences
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..corpus.units import LemmaUnit
@@ -138,8 +138,6 @@ _THE_CLASSIC = re.compile(r"(?:^|[\s，。、；：？！「」『』“”（�
 TODAY = "time"
 #: The kind of ``modern.tsv`` word that frames a question in the present only when it opens it (现在…).
 NOW = "now"
-#: The sentences of a question, each with its end mark (「…。」, "… first time. ", "…?").
-_SENTENCES = re.compile(r"[^。！？!?.]+(?:[。！？!?.]+|$)")
 #: What a question's sentence, or the question after a reader's preface, follows: a sentence end or a colon.
 _SENTENCE_OPENING = re.compile(r"[。！？!?：:]")
 #: The kind of ``modern.tsv`` word a reader may also use of the rite's own people (the lord as "the boss", 老闆).
@@ -653,7 +651,7 @@ class Bridge:
         # the asker's reading before the question ("I'm reading the Yili for the first time. In the translation …?")
         return BEYOND_HISTORY in found and any(
             BEYOND_HISTORY in set(names_in(beyond_table(), n, WORD.findall(n))) and self._names_the_classic(n)
-            for n in (normalize(sentence) for sentence in _SENTENCES.findall(query.text)))
+            for n in (normalize(sentence) for sentence in sentences(query.text)))
 
     def _about_the_commentator(self, query: "Query") -> bool:
         """A word of a life (``beyond.tsv`` kind ``life``) follows a commentator's name closely: 「鄭玄的老師」, 「方望溪何許人也」,

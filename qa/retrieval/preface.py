@@ -66,6 +66,13 @@ def _about_the_asker(clause: str) -> bool:
     return bool(asker) and not _names_a_setting(clause)
 
 
+#: A greeting that opens a message ("Hi there!", "Hello everyone."): about no one.
+_GREETING = re.compile(r"\s*(?:hi|hello|hey|greetings|good (?:morning|afternoon|evening)|dear all)\b[^.!?]{0,20}[.!]\s*$",
+                       re.IGNORECASE)
+#: An opening sentence ending with a full stop or an exclamation mark, and the spaces after it.
+_OPENING_SENTENCE = re.compile(r"(.+?[.!]\s+)(?=\S)", re.DOTALL)
+
+
 def _opening_preface(text: str) -> tuple[str, str]:
     """(the first sentences about the asker before the question, the rest): "I'm making a card game about toasting
     etiquette. Who started …?" → ("I'm making a card game about toasting etiquette.", "Who started …?"); a greeting
@@ -73,7 +80,7 @@ def _opening_preface(text: str) -> tuple[str, str]:
     ("", text) when the question has none."""
     taken = ""
     while True:
-        m = re.match(r"(.+?[.!]\s+)(?=\S)", text[len(taken):], re.DOTALL)
+        m = _OPENING_SENTENCE.match(text[len(taken):])
         if not m:
             break
         first, rest = m.group(1), text[len(taken) + m.end():]
@@ -82,10 +89,6 @@ def _opening_preface(text: str) -> tuple[str, str]:
         taken += first
     return taken, text[len(taken):]
 
-
-#: A greeting that opens a message ("Hi there!", "Hello everyone.", "Good morning,"): about no one.
-_GREETING = re.compile(r"\s*(?:hi|hello|hey|greetings|good (?:morning|afternoon|evening)|dear all)\b[^.!?]{0,20}[.!]\s*$",
-                       re.IGNORECASE)
 
 
 def asked_part(text: str) -> str:

@@ -29,6 +29,11 @@ _THANKS_EN = re.compile(r"\b(?:thanks|thank you|cheers|much appreciated|any help
 _SENTENCE = re.compile(r"[^。！!？?.]+(?:[。！!？?.]+|$)")
 
 
+def sentences(text: str) -> list[str]:
+    """``text``'s sentences, each with its end marks (「…。」, "… first time. ", "…?"); blank ones left out."""
+    return [s for s in _SENTENCE.findall(text) if s.strip()]
+
+
 def _remark(sentence: str) -> bool:
     """A sentence of thanks that asks nothing."""
     text = sentence.strip()
@@ -39,11 +44,11 @@ def _remark(sentence: str) -> bool:
 
 def _trailing(text: str, ends: Callable[[str], bool]) -> tuple[str, str]:
     """(``text``'s sentences up to the run of ``ends`` sentences that closes it, that run): never the first sentence."""
-    sentences = [s for s in _SENTENCE.findall(text) if s.strip()]
-    keep = len(sentences)
-    while keep > 1 and ends(sentences[keep - 1]):
+    parts = sentences(text)
+    keep = len(parts)
+    while keep > 1 and ends(parts[keep - 1]):
         keep -= 1
-    return "".join(sentences[:keep]), "".join(sentences[keep:])
+    return "".join(parts[:keep]), "".join(parts[keep:])
 
 
 def without_remarks(text: str) -> str:
@@ -151,4 +156,4 @@ def around_question(text: str) -> tuple[str, str, str]:
     return before, asked, guess
 
 
-__all__ = ["around_question", "chinese_guess", "chinese_preface", "without_remarks"]
+__all__ = ["around_question", "chinese_guess", "chinese_preface", "sentences", "without_remarks"]
