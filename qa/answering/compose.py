@@ -19,6 +19,7 @@ from ..corpus.catalog import load_catalog
 from ..corpus.load import read_seed
 from ..corpus.renderings import rendering_of, sentence_renderings
 from ..corpus.units import LAYER_LABELS, LemmaUnit
+from ..retrieval.rerank import moved_first
 from ..text.cedict import cedict
 from ..text.lexicon import english_of_terms, other_rites_table
 from ..text.normalize import normalize, normalize_with_map
@@ -315,12 +316,11 @@ def compose_answer(
 
 def answer_first(hits: tuple["Hit", ...], unit_id: str) -> tuple["Hit", ...]:
     """``hits`` with the unit the answer's first sentence is cited from first and the others in their order (the
-    scores stay in their places, so they still fall)."""
+    scores stay in their places, so they still fall: :func:`qa.retrieval.rerank.moved_first`)."""
     i = next((j for j, h in enumerate(hits) if h.unit.id == unit_id), 0)
     if i == 0:
         return hits
-    moved = (hits[i], *hits[:i], *hits[i + 1:])
-    return tuple(replace(h, score=old.score) for h, old in zip(moved, hits))
+    return tuple(replace(h, score=s) for h, s in moved_first([(h, h.score) for h in hits], i))
 
 
 #: A question quoting this many characters of a found unit's 經 is about the corpus, whatever rite it compares.

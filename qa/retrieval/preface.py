@@ -78,17 +78,13 @@ def _opening_preface(text: str) -> tuple[str, str]:
     etiquette. Who started …?" → ("I'm making a card game about toasting etiquette.", "Who started …?"); a greeting
     and a second such sentence go with it ("Hi there! I'm new to the Yili. I'm writing a novel. Who …?");
     ("", text) when the question has none."""
-    taken = ""
-    while True:
-        m = _OPENING_SENTENCE.match(text[len(taken):])
-        if not m:
-            break
-        first, rest = m.group(1), text[len(taken) + m.end():]
+    end = 0
+    while m := _OPENING_SENTENCE.match(text, end):
+        first, rest = m.group(1), text[m.end():]
         if "?" not in rest or "?" in first or not (_about_the_asker(first) or _GREETING.match(first)):
             break
-        taken += first
-    return taken, text[len(taken):]
-
+        end = m.end()
+    return text[:end], text[end:]
 
 
 def asked_part(text: str) -> str:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence, TypeVar
 
 import numpy as np
 
@@ -51,6 +51,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .terms import QueryTerms
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 #: How many fused units are re-ordered (deeper ones keep their order, after these).
 DEPTH = 30
@@ -226,7 +227,7 @@ def _named_layer_first(query: "Query", ranked: list[tuple["LemmaUnit", float]]) 
         return ranked
     for i, (unit, _) in enumerate(ranked[1:NAMED_LAYER_WITHIN], 1):
         if has_layer(unit, layer):
-            return _moved_first(ranked, i)
+            return moved_first(ranked, i)
     return ranked
 
 
@@ -240,16 +241,16 @@ def _named_rite_first(query: "Query", ranked: list[tuple["LemmaUnit", float]]) -
     for i, (unit, score) in enumerate(ranked[1:NAMED_RITE_WITHIN], 1):
         if rite_id(unit.id) == query.rites[0]:
             if top > 0 and score >= NAMED_RITE_CLOSE * top:
-                return _moved_first(ranked, i)
+                return moved_first(ranked, i)
             break
     return ranked
 
 
-def _moved_first(ranked: list[tuple["LemmaUnit", float]], i: int) -> list[tuple["LemmaUnit", float]]:
-    """``ranked`` with its ``i``-th unit first and the others in their order; the scores keep theirs, so what reads
-    them (the ratio to the first, the cut-offs) keeps its meaning."""
-    units = [ranked[i][0], *(u for j, (u, _) in enumerate(ranked) if j != i)]
-    return [(u, s) for u, (_, s) in zip(units, ranked)]
+def moved_first(ranked: Sequence[tuple[_T, float]], i: int) -> list[tuple[_T, float]]:
+    """``ranked`` ((item, score), best first) with its ``i``-th item first and the others in their order; the scores
+    keep their places, so what reads them (the ratio to the first, the cut-offs) keeps its meaning."""
+    items = [ranked[i][0], *(u for j, (u, _) in enumerate(ranked) if j != i)]
+    return [(u, s) for u, (_, s) in zip(items, ranked)]
 
 
 def _hand(query: "Query", head: list[tuple["LemmaUnit", float]], idf: Mapping[str, float] | None,

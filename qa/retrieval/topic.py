@@ -174,7 +174,7 @@ def topic_probabilities(queries: Sequence["Query"]) -> list[float | None]:
             asked = asked_part(texts[i])
             if asked != texts[i] and len(WORD.findall(asked.lower())) >= ASKED_MIN_WORDS:
                 out[i] = max(float(p), float(model.probability([asked])[0]))
-        elif (asked := around_question(texts[i])[1]) != texts[i]:
+        elif (asked := around_question(queries[i].text)[1]) != texts[i]:  # (it leaves the thanks out itself)
             # the asker's studies speak of the rite world, his guess after the question of today's: read without
             out[i] = float(model.probability([asked])[0])
     return out
