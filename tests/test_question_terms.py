@@ -250,3 +250,38 @@ def test_zhi_wei_yan_asks_what_the_word_means():
     """「X之為言何也？」 is the classical way to ask a word's meaning: 之為言 names nothing, X is the term."""
     q = analyze("旨之為言何也？")
     assert q.segments == ("旨",) and query_terms(q).meaning
+
+
+def test_what_someone_says_or_replies_asks_their_words():
+    """「說了什麼」, 「怎麼回答」, 「其辭云何」, "what does he say", "how do they reply" ask the words someone speaks (the 經
+    reports them); what a commentator says is his view (a layer question), and 「怎麼回拜」 asks how the bow is returned."""
+    for question in ("燕禮上司正傳國君的話，說了什麼？", "賓怎麼回答主人？", "賓辭，其辭云何？",
+                     "What does the guest say when he is asked to stay?", "how do they reply?"):
+        assert query_terms(analyze(question)).speech, question
+    for question in ("方苞說了什麼？", "賈疏怎麼說？", "What does the text say about the cups?", "众宾怎么回拜？",
+                     "賓為什麼說旨？"):
+        assert not query_terms(analyze(question)).speech, question
+
+
+def test_a_bare_yan_opening_a_question_names_the_banquet():
+    """「燕，…」 or 「燕則…」 opening a question (and 「於燕…」) names the 燕禮, as classical writers write it; not 燕子 or
+    燕國."""
+    for question in ("燕，諸侯之禮也，樂正何以先升？", "燕則賓亦告旨乎？", "於燕亦然乎？"):
+        assert analyze(question).rites == ("yan",), question
+    for question in ("燕子為什麼春天回來？", "燕國的都城在哪裡？"):
+        assert analyze(question).rites == (), question
+
+
+def test_zhe_he_ye_after_a_term_is_scaffolding():
+    """「酬者何也？」 asks what 酬 is: 者何也 goes as one phrase, so 者 does not stay on the term (受酬者 is another)."""
+    q = analyze("酬者何也？")
+    assert q.segments == ("酬",) and query_terms(q).meaning
+    assert analyze("旅酬者何哉？").segments == ("旅酬",)
+
+
+def test_a_quarter_of_the_compass_says_a_place():
+    """「降立于西方」 says where the helper stands: 西方 is a place for a where question."""
+    from qa.retrieval.terms import says_kind
+
+    terms = query_terms(analyze("扶樂工的人下堂以後站在哪裡？"))
+    assert terms.where and says_kind(normalize("降立于西方，近其事。"), terms)

@@ -263,3 +263,16 @@ def test_the_commentary_quoted_is_explained_not_echoed(real_retriever):
     # a 注 with no 疏 beside it is the only text on its words: it answers, not another unit's 疏
     c = real_retriever.ask("注云「坐行之，若今坐相勸酒」，何謂也？")
     assert c.evidence[0].unit_id == "zhushu.yan.b015" and c.evidence[0].layer == "zhu"
+
+
+def test_what_is_said_is_answered_by_the_words_the_jing_reports(real_retriever):
+    """Asked what the lord's command is and how they answer it, the 經 that reports the words (「君曰無不醉」, 「諾。敢不
+    醉」) is shown first, not the 注 on who is commanded."""
+    a = real_retriever.ask("燕禮上司正傳達國君的命令，說了什麼？賓和卿大夫怎麼回答？")
+    assert a.found and a.evidence[0].layer == "jing" and "君曰无不醉" in first(a)
+
+
+def test_rites_of_other_books_get_the_scope_notice(real_retriever):
+    """投壺 (a chapter of the 禮記) and the lords' audience at court (朝見天子, the 覲禮) are no rite of this corpus."""
+    for text in ("投壺的時候每人要投幾支箭？", "諸侯多久要朝見天子一次？", "How many arrows does each player throw in pitch-pot?"):
+        assert not real_retriever.ask(text).found, text

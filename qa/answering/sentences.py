@@ -374,7 +374,8 @@ def _parts(
     cache: dict[str, float] = {} if glosses is None else glosses
     gloss = max((cache[t] if t in cache else cache.setdefault(t, gloss_strength(t, terms)) for t in c.sentences),
                 default=0.0) if covered else 0.0
-    says = _says_kind(c.norm, terms)
+    # the words someone says or replies, which the 經 reports (「君曰無不醉」) and its commentary explains
+    says = _says_kind(c.norm, terms) or (terms.speech and c.layer == "jing" and "曰" in c.norm)
     # a gloss of the whole word asked (樂正) counts fully, one of one of its characters (正) less;
     # a where / how-many question wants a place or a number, not what a word means, unless the
     # gloss is the place (「所，薦西也」 for 「其所者何處」)
@@ -422,7 +423,7 @@ def _parts(
 
 def _layer_prior(layer: str, terms: QueryTerms, says: bool = False) -> float:
     if layer == "jing":
-        if terms.where or terms.count or (terms.order and not terms.why):
+        if terms.where or terms.count or (terms.order and not terms.why) or (terms.speech and not terms.why):
             # the 經 that says the place, number or order asked (則既一人舉觶，乃入) answers; one that does not only
             # restates the act
             return PLACE_JING_PRIOR if says else WHY_JING_PRIOR
@@ -573,6 +574,9 @@ def ordered(query: "Query", cands: Sequence[Candidate], ctx: Scoring,
     x = _sentence_model.candidate_features(ctx.terms, query.lang, [cands[i].layer for i in by_hand], [parts[i] for i in by_hand],
                            [hands[i] for i in by_hand])
     best = _sentence_model.sentence_model().first(x)
+    if ctx.terms.speech and not ctx.terms.why:
+        # 「國君讓他傳了什麼話？大家怎麼回答？」: the 經 reporting the words (「君曰無不醉」) is the answer; its 注 explains them
+        best = next((j for j, i in enumerate(by_hand) if cands[i].layer == "jing" and parts[i].kind), best)
     order = [best, *(j for j in range(len(by_hand)) if j != best)]
     return [(cands[by_hand[j]], hands[by_hand[n]]) for n, j in enumerate(order)]
 

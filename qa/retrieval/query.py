@@ -146,6 +146,9 @@ def _has_pronoun(pieces: list[tuple[str, str]]) -> bool:
 #: A bare 燕 (not 燕子, 燕窩, 燕京, 海燕 …): classical writers name the 燕禮 so when they set it beside another rite
 #: (「燕之賓無加席，而大射之賓有之」; 「樂正於燕先升，於大射則後工而升」).
 _BARE_YAN = re.compile(r"(?<![海家春飞飛雨紫])燕(?![子窝窩京麦麥尾国國赵趙山雀禮礼])")
+#: ... and when the question opens with it, or sets something 於燕 (「燕，諸侯之禮也，工何以四人？」, 「燕則卿無脀」, 「於燕亦然乎」):
+#: the rite, not the state of 燕 (燕國, 燕昭王) or the bird (燕子).
+_OPENING_YAN = re.compile(r"(?:^|[於于在])燕(?=[，,、：:；時时則则亦的也？?])")
 #: So is "the feast" of an English question that sets it against another rite ("before the musicians at the feast, but
 #: after them in the great archery"); alone, or "the feast of the archery rite", it is anyone's feast.
 _FEAST = re.compile(r"\bfeasts?\b", re.IGNORECASE)
@@ -713,6 +716,8 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
     outside = other_rites(norm, [s.lower() for k, s in pieces(_POSSESSIVE.sub("", _HYPHEN.sub(" ", matched))) if k == "word"])
     if outside and not rites and (_BARE_YAN.search(norm) or (_FEAST.search(matched) and _CONTRAST.search(matched))):
         rites = ["yan"]  # 「燕洗而鄉射不洗」, "at the feast, but … in the great archery": set beside another rite
+    elif not outside and not rites and _OPENING_YAN.search(matched.strip()):
+        rites = ["yan"]
     # a question that names a rite is about it, unless it says it follows on (那燕禮呢？)
     # 「鄉射禮也是這樣嗎？」, "Is it the same in the archery rite?": another rite set beside what the turn before asked
     earlier: list[Query | None] = []

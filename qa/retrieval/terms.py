@@ -92,6 +92,16 @@ _WHEN_OPENING = re.compile(r"when (?:do|does|did|is|are|was|were)\b")
 _ORDER = re.compile(r"以齿|以次|依次|从次|次序|次第|先后|先[^，。；]{1,8}后|终于|然后|而后|之后|之前|既[^，。；]{1,6}乃")
 #: A bare 哪 asks where (「肉乾擺哪？」, 「坐哪」), unless a measure word makes it which (哪個, 哪些, 哪位).
 _WHERE_NA = re.compile(r"哪(?![个些一位种样天年次首篇边几])")
+#: What someone says or replies (normalized, lower-cased): 「國君說了什麼？」, 「大家怎麼回答？」, 「其辭云何」, "what does
+#: he say", "how do they reply". A question that names a commentator asks his view instead (「方苞說了什麼」).
+_SPEECH = re.compile(
+    r"说了?(?:些)?(?:什么|啥|哪些)|讲了?什么|什么话|怎么回答|如何回答|回答(?:了)?(?:什么|啥)|怎么回(?![事拜敬礼来去到家酢])|回了?什么|"
+    r"答(?:了)?(?:什么|啥)|怎么答|如何答|原话|何辞|辞(?:曰|云)何|曰何|何言|如何对|何以对|"
+    r"\bwhat (?:does|do|did|would|will|should) (?!the (?:text|note|commentary|book|passage|record|sub-commentary)\b|it\b)"
+    r"(?:[a-z'-]+ ){1,4}(?:say|reply|answer|announce|tell (?:him|them|the \w+)|call out)\b|"
+    r"\bhow (?:does|do|did|would|should) (?:[a-z'-]+ ){1,4}(?:reply|respond|answer)\b|\bwhat (?:words|reply)\b|"
+    r"\bwhat is said\b|\bwhat'?s the reply\b"
+)
 _COUNT = ("几", "多少", "how many", "how much", "若干", "多久", "多长", "how long", "how often", "几年", "多远", "多高", "多深", "多宽",
           "how far", "how tall", "how deep", "how wide", "多大", "how big", "how large", "多重", "how heavy", "几多")
 #: 几 that counts nothing: those few (那几个吹笙的人, 这几首), several (好几个人), almost (几乎).
@@ -134,6 +144,9 @@ class QueryTerms:
     #: terms whose corpus gloss the question's own words spell out (相 for 「扶着樂工…的人」):
     #: in a what-is question, that gloss is the answer
     reached: tuple[str, ...] = ()
+    #: the question asks what someone says or replies (「說了什麼」, 「怎麼回答」, 「何辭」, "what does he say"), not what
+    #: a commentator says: the 經 that reports the words (「君曰無不醉」, 「對曰：諾」) answers it
+    speech: bool = False
 
 
 def _he_ye(text: str) -> tuple[bool, bool]:
@@ -229,6 +242,7 @@ def query_terms(query: "Query") -> QueryTerms:
         layers=frozenset(getattr(query, "layers", ())),
         asked_layer=_asked_layer(tuple(getattr(query, "layers", ())), query.norm, query.text),
         reached=tuple(t for t in getattr(query, "bridged", ()) if t in query.expansions),
+        speech=not getattr(query, "layers", ()) and bool(_SPEECH.search(query.norm.lower()) or _SPEECH.search(query.text.lower())),
     )
 
 
@@ -384,10 +398,10 @@ _PURPOSE = re.compile(r"以[^以]{1,8}也$")
 #: A 注's 「[the act]者，[its reason]也」 (「不歌鹿鳴、魚麗者，辟國君也」): the act named as a topic, then why.
 _TOPIC_REASON = re.compile(r"^.{2,14}者.{2,16}也$")
 #: Place and number words, for questions asking where or how many.
-#: A place said as a place (在…之南, 北面, 阶上, 堂下, 其位), not any 南 (of 南陔, a song's name).
+#: A place said as a place (在…之南, 北面, 阶上, 堂下, 其位, 西方, 立于…), not any 南 (of 南陔, a song's name).
 _PLACE = re.compile(
     r"在[^，。；]{0,8}?[东西南北上下前后中间]|[东西南北]面|[东西南北]上|之[东西南北]|[东西南北][阶序楹堂房]"
-    r"|[阶堂庭门楹序房室][上下前后东西南北间内外]|[荐席尊洗篚碑俎豆觯爵][东西南北]|位"
+    r"|[阶堂庭门楹序房室][上下前后东西南北间内外]|[荐席尊洗篚碑俎豆觯爵][东西南北]|位|[东西南北]方"
 )
 #: A number that counts or measures something (六者, 四人, 三年, 丈六尺, 一升之爵, 其挺有五, 再重, 凡…), not the
 #: 一 of 「一歌則一吹」.
