@@ -52,6 +52,7 @@ from ..text.tokens import WORD, bigrams, cjk_runs, fold_latin
 from .glosses import Gloss, mine_glosses
 from .query import _MODERN_ONLY_CHARS, _english, analyze, english_names, glossary_matches, glossary_zh_matches, names_in
 from .remarks import chinese_preface, sentences
+from .terms import question_asks
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..corpus.units import LemmaUnit
@@ -102,6 +103,10 @@ _POSSESSOR = re.compile(r"([A-Za-z]+)['’]s\b")
 BEYOND_WORK, BEYOND_LIFE, BEYOND_HISTORY, BEYOND_ERA, BEYOND_LEARNING = "work", "life", "history", "era", "learning"
 #: ... and a sage whose life the text cannot tell either (孔子, "Confucius"): a word of a life beside him asks of it.
 BEYOND_SAGE = "sage"
+#: ... and what the text never measures or names, asked even of the rite by name: money, a drink's strength, a kind of
+#: drink of later ages, a hangover, calories (「鄉飲酒禮大概要花多少錢？」, "How strong was the wine at the lord's banquet,
+#: alcohol-wise?").
+BEYOND_MATERIAL = "material"
 #: How far (characters, or English words) after a commentator's name a word of his life still speaks of him.
 LIFE_GAP = 6
 #: ... and how many English words before it ("the biography of Fang Bao").
@@ -638,6 +643,10 @@ class Bridge:
         if found & {BEYOND_ERA, BEYOND_LEARNING} and not query.layers:
             # a later age's practice (「唐代的鄉飲酒禮也歌鹿鳴嗎？」) though the rite is named, not 「清代方苞…」; a saying the
             # text never writes (「刑不上大夫」) though it holds a ritual word
+            return True
+        if BEYOND_MATERIAL in found and not query.layers and not question_asks(query.text)[0]:
+            # what the text never measures (「鄉飲酒禮的酒大概幾度？酒精多少？」), not a why question with the asker's guess at a
+            # modern reason (「…為什麼只掛一架磬？是預算不夠嗎」)
             return True
         # a commentator's life names his commentary as one of his works (「除了儀禮疏他還寫過什麼書？」): no layer asked
         if not found or self._names_its_own(query, commentary=found != {BEYOND_LIFE}):
