@@ -638,7 +638,9 @@ class Bridge:
         of its own, no term in pinyin, no run of four characters of its text (「周禮鍾師如何奏陔夏？」: the 注 cites
         「周禮‧鍾師」), not the 經, 注 or 疏 themselves. A later age (kind ``era``: 唐代, 明太祖, "the Qing dynasty") asks
         of its own practice even beside the rite's name, and a saying of ritual learning the text never writes (kind
-        ``learning``: 禮不下庶人, 克己復禮) whatever ritual word it holds, unless a commentator or his layer is named."""
+        ``learning``: 禮不下庶人, 克己復禮) whatever ritual word it holds, unless a commentator or his layer is named; so
+        does what the text never measures or names (kind ``material``: 多少錢, 酒精, 白酒, "hangover"), unless the question
+        asks why (the asker's guess at a modern reason: 「…為什麼只掛一架磬？是預算不夠嗎」)."""
         found = set(names_in(beyond_table(), query.norm, WORD.findall(query.norm)))
         if found & {BEYOND_ERA, BEYOND_LEARNING} and not query.layers:
             # a later age's practice (「唐代的鄉飲酒禮也歌鹿鳴嗎？」) though the rite is named, not 「清代方苞…」; a saying the
