@@ -621,3 +621,10 @@ def test_a_follow_up_asking_anew_of_its_own_subject_carries_the_rite_not_the_ter
     # where the 介 sits is asked anew after why the guest praises the wine
     for text in ("ok, and where does the 介 sit?", "明白了，那介站哪？"):
         assert analyze(text, history=["賓為什麼告旨？"]).context == (), text
+
+
+def test_cantonese_movement_words_reach_the_corpus_verbs():
+    """Hong Kong readers' 落去 / 行落 (go down), 上嚟 (come up), 跟住 (following) and 嘢食 are the corpus's 降, 升, 從, 薦."""
+    q = analyze("主人落去洗杯嗰陣，點解客人都要跟住行落嚟？")
+    assert {"降", "从"} <= set(q.expansions)
+    assert "荐" in analyze("佢幾時先有嘢食？").expansions

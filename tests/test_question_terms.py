@@ -285,3 +285,11 @@ def test_a_quarter_of_the_compass_says_a_place():
 
     terms = query_terms(analyze("扶樂工的人下堂以後站在哪裡？"))
     assert terms.where and says_kind(normalize("降立于西方，近其事。"), terms)
+
+
+def test_a_number_of_people_is_matched_as_the_corpus_writes_it():
+    """「四個人」, 「兩個人」, 「幾個人」 are matched as 四人, 二人, 幾人 (工四人, 二人舉觶); 「一個人」 is "someone", no count."""
+    assert "四人" in analyze("燕禮的樂工為什麼只有四個人？").core
+    assert "二人" in analyze("舉觶的兩個人是誰？").core
+    assert "几人" in analyze("乐工有几个人？").core
+    assert "一个人" in analyze("為什麼要另外找一個人來當司正？").core
