@@ -628,3 +628,9 @@ def test_cantonese_movement_words_reach_the_corpus_verbs():
     q = analyze("主人落去洗杯嗰陣，點解客人都要跟住行落嚟？")
     assert {"降", "从"} <= set(q.expansions)
     assert "荐" in analyze("佢幾時先有嘢食？").expansions
+
+
+def test_english_negative_contractions_are_function_words():
+    """"couldn't", "wouldn't", "wasn't" are no content words of the question (the negation is read from its text)."""
+    assert analyze("Why wouldn't he wash the cup?").core == "wash cup"
+    assert "couldnt" not in analyze("Why couldn't the guest sit down yet?").core
