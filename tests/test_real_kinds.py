@@ -282,6 +282,13 @@ def test_what_the_text_never_measures_is_flagged_even_of_the_rite_by_name(real_r
     """Money, a drink's strength, the drinks of later ages, a hangover (``beyond.tsv`` kind ``material``): the text
     never says them, though the question names the rite; a why question guessing a modern reason is still answered."""
     for text in ("鄉飲酒禮的酒，酒精度數大概多少？", "辦一次燕禮大概要花多少錢？", "燕礼上喝的是白酒还是啤酒？",
-                 "Did guests at the village drinking ceremony get a hangover the next day?"):
+                 "Did guests at the village drinking ceremony get a hangover the next day?", "燕禮結束以後誰來買單？",
+                 "鄉飲酒禮中途想上廁所怎麼辦？", "Was there any dessert after the meat at the lord's banquet?"):
         assert not real_retriever.ask(text).found, text
     assert real_retriever.ask("鄉飲酒禮為什麼煮狗肉？是因為比較便宜、預算不夠嗎？").found
+
+
+def test_a_meal_of_today_is_no_rite_of_the_corpus(real_retriever):
+    """A barbecue, a hotpot, a buffet or a picnic (``modern.tsv``) sets the question in today's world, in the rite's words."""
+    for text in ("朋友家燒烤的時候主人先烤，客人要等一下再吃嗎？", "At a barbecue, should the host serve the guests first?"):
+        assert not real_retriever.ask(text).found, text
