@@ -292,3 +292,9 @@ def test_a_meal_of_today_is_no_rite_of_the_corpus(real_retriever):
     """A barbecue, a hotpot, a buffet or a picnic (``modern.tsv``) sets the question in today's world, in the rite's words."""
     for text in ("朋友家燒烤的時候主人先烤，客人要等一下再吃嗎？", "At a barbecue, should the host serve the guests first?"):
         assert not real_retriever.ask(text).found, text
+
+
+def test_a_famous_person_of_a_later_age_asks_of_that_age(real_retriever):
+    """李白, 蘇軾, "Li Bai's poem" (a possessive ending is no part of the name) belong to later ages (kind ``era``)."""
+    for text in ("李白喝酒的詩裡寫過鄉飲酒禮嗎？", "In Li Bai's poem about drinking alone, who keeps him company?"):
+        assert not real_retriever.ask(text).found, text

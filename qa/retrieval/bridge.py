@@ -641,7 +641,8 @@ class Bridge:
         ``learning``: 禮不下庶人, 克己復禮) whatever ritual word it holds, unless a commentator or his layer is named; so
         does what the text never measures or names (kind ``material``: 多少錢, 酒精, 白酒, "hangover"), unless the question
         asks why (the asker's guess at a modern reason: 「…為什麼只掛一架磬？是預算不夠嗎」)."""
-        found = set(names_in(beyond_table(), query.norm, WORD.findall(query.norm)))
+        # "Li Bai's poem": a possessive ending is no part of the name (bais is none)
+        found = set(names_in(beyond_table(), query.norm, WORD.findall(normalize(_POSSESSOR.sub(r"\1", query.text)))))
         if found & {BEYOND_ERA, BEYOND_LEARNING} and not query.layers:
             # a later age's practice (「唐代的鄉飲酒禮也歌鹿鳴嗎？」) though the rite is named, not 「清代方苞…」; a saying the
             # text never writes (「刑不上大夫」) though it holds a ritual word
