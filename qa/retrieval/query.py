@@ -251,12 +251,12 @@ def _strip_scaffolding(run: str, phrases: Sequence[tuple[str, bool]]) -> list[st
 _ASPECT = re.compile(r"(?<=[\u4e00-\u9fff])[过了着](?=[\u4e00-\u9fff])")
 
 
-#: The classical 嘗 "once, ever" (未嘗, 何嘗, 嘗與友人論此, 嘗讀): matched as 曾, not as the modern 嚐 "to taste"
-#: (嚐一口, 不嚐肺) that the glossary maps to 啐 and 嚌.
 #: 「四個人」, 「兩個人」, 「幾個人」: the corpus counts people without a measure word (工四人, 二人舉觶), so a number of people is
 #: matched as it writes them (四人, 二人, 幾人).
 _PEOPLE_COUNTED = re.compile(r"(?<=[二三四五六七八九十几幾])[個个](?=人)")
 _TWO_PEOPLE = re.compile(r"[兩两][個个]?(?=人)")
+#: The classical 嘗 "once, ever" (未嘗, 何嘗, 嘗與友人論此, 嘗讀): matched as 曾, not as the modern 嚐 "to taste"
+#: (嚐一口, 不嚐肺) that the glossary maps to 啐 and 嚌.
 _ONCE = re.compile(r"(?<=[未何])[嘗尝]|[嘗尝](?=[與与讀读聞闻見见問问謂谓言論论試试從从遊游觀观學学])")
 
 

@@ -398,7 +398,7 @@ _PURPOSE = re.compile(r"以[^以]{1,8}也$")
 #: A 注's 「[the act]者，[its reason]也」 (「不歌鹿鳴、魚麗者，辟國君也」): the act named as a topic, then why.
 _TOPIC_REASON = re.compile(r"^.{2,14}者.{2,16}也$")
 #: Place and number words, for questions asking where or how many.
-#: A place said as a place (在…之南, 北面, 阶上, 堂下, 其位, 西方, 立于…), not any 南 (of 南陔, a song's name).
+#: A place said as a place (在…之南, 北面, 阶上, 堂下, 其位, 西方), not any 南 (of 南陔, a song's name).
 _PLACE = re.compile(
     r"在[^，。；]{0,8}?[东西南北上下前后中间]|[东西南北]面|[东西南北]上|之[东西南北]|[东西南北][阶序楹堂房]"
     r"|[阶堂庭门楹序房室][上下前后东西南北间内外]|[荐席尊洗篚碑俎豆觯爵][东西南北]|位|[东西南北]方"
