@@ -576,7 +576,9 @@ def ordered(query: "Query", cands: Sequence[Candidate], ctx: Scoring,
     best = _sentence_model.sentence_model().first(x)
     if ctx.terms.speech and not ctx.terms.why:
         # 「國君讓他傳了什麼話？大家怎麼回答？」: the 經 reporting the words (「君曰無不醉」) is the answer; its 注 explains them
-        best = next((j for j, i in enumerate(by_hand) if cands[i].layer == "jing" and parts[i].kind), best)
+        # (the run that reports the most words, the command and the reply to it, before one that reports the command)
+        speech = [j for j, i in enumerate(by_hand) if cands[i].layer == "jing" and parts[i].kind]
+        best = max(speech, key=lambda j: (cands[by_hand[j]].norm.count("曰"), -j)) if speech else best
     order = [best, *(j for j in range(len(by_hand)) if j != best)]
     return [(cands[by_hand[j]], hands[by_hand[n]]) for n, j in enumerate(order)]
 
