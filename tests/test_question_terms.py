@@ -293,3 +293,9 @@ def test_a_number_of_people_is_matched_as_the_corpus_writes_it():
     assert "二人" in analyze("舉觶的兩個人是誰？").core
     assert "几人" in analyze("乐工有几个人？").core
     assert "一个人" in analyze("為什麼要另外找一個人來當司正？").core
+
+
+def test_what_a_section_is_about_is_a_kind_of_question():
+    for question in ("小臣又請媵爵者，此節論何事？", "這一段講的是什麼？", "What is this passage about?"):
+        assert query_terms(analyze(question)).section, question
+    assert not query_terms(analyze("賓為什麼說旨？")).section

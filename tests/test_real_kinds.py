@@ -298,3 +298,10 @@ def test_a_famous_person_of_a_later_age_asks_of_that_age(real_retriever):
     """李白, 蘇軾, "Li Bai's poem" (a possessive ending is no part of the name) belong to later ages (kind ``era``)."""
     for text in ("李白喝酒的詩裡寫過鄉飲酒禮嗎？", "In Li Bai's poem about drinking alone, who keeps him company?"):
         assert not real_retriever.ask(text).found, text
+
+
+def test_what_a_section_is_about_is_answered_by_the_shu_statement_of_it(real_retriever):
+    """「此節論何事？」 asks what the section is about: the 疏's statement of it (「論…之事」) leads, which otherwise is only
+    a heading (a question about a point of the passage is answered by the point)."""
+    a = real_retriever.ask("主人獻工之後，此節所論者何事？")
+    assert a.found and a.evidence[0].layer == "shu" and "之事" in a.evidence[0].text

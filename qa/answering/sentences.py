@@ -144,6 +144,8 @@ PIECE_CHARS = 6
 _LEAD = re.compile(r"(?:[○\s]|釋曰[︰：:]?|释曰[︰：:]?)+")
 #: Function characters that carry no topic on their own (normalized forms).
 _SECTION_NOTE = re.compile(r"自此(?:已下|以下|以上|已上)?至")
+#: A 疏's statement of what a section is about (normalized): 「…論賓主燕坐爵樂無數之事」, 「論一人致爵於公之事」.
+_SECTION_STATEMENT = re.compile(r"论[^，。；]{1,30}之(?:事|节|法|义)")
 # ---------------------------------------------------------------- sentences
 
 
@@ -338,7 +340,7 @@ class Parts:
         # a run of a few short 注 sentences reads as one: only a slight cost, so it wins when it
         # covers more of the question and the single sentence wins a tie
         readable *= (SHORT_RUN_DECAY if self.length <= SHORT_RUN else WINDOW_DECAY) ** (self.sentences - 1)
-        for flag in (self.quoted, self.off_context, self.section):
+        for flag in (self.quoted, self.off_context, self.section and not terms.section):
             readable *= QUOTE_PENALTY if flag else 1.0
         readable *= 1.0 - ECHO_WEIGHT * self.echo
         readable *= OTHER_RITE if self.other_rite else 1.0
@@ -579,6 +581,9 @@ def ordered(query: "Query", cands: Sequence[Candidate], ctx: Scoring,
         # (the run that reports the most words, the command and the reply to it, before one that reports the command)
         speech = [j for j, i in enumerate(by_hand) if cands[i].layer == "jing" and parts[i].kind]
         best = max(speech, key=lambda j: (cands[by_hand[j]].norm.count("曰"), -j)) if speech else best
+    if ctx.terms.section:
+        # 「此節論何事？」: the 疏's statement of the section (「自此至…，論…之事」) is the answer
+        best = next((j for j, i in enumerate(by_hand) if cands[i].layer == "shu" and _SECTION_STATEMENT.search(cands[i].norm)), best)
     order = [best, *(j for j in range(len(by_hand)) if j != best)]
     return [(cands[by_hand[j]], hands[by_hand[n]]) for n, j in enumerate(order)]
 

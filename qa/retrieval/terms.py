@@ -102,6 +102,12 @@ _SPEECH = re.compile(
     r"\bhow (?:does|do|did|would|should) (?:[a-z'-]+ ){1,4}(?:reply|respond|answer)\b|\bwhat (?:words|reply)\b|"
     r"\bwhat is said\b|\bwhat'?s the reply\b"
 )
+#: What a section of the text is about (normalized, lower-cased): 「此節論何事？」, 「這一段講的是什麼？」, 「此節以下所論者何事」,
+#: "what is this passage about": the 疏's statement of the section (「自此至…，論…之事」) answers it.
+_SECTION_ASKED = re.compile(
+    r"(?:此|这|本)一?(?:节|段|经|章)[^？?]{0,8}?(?:论|讲|说)(?:的是)?(?:何|什么|啥)|所论者?何事|论何事|讲(?:的)?(?:是)?什么事"
+    r"|\bwhat (?:is|does) (?:this|that|the) (?:section|passage|paragraph|part)\b[^?]{0,30}?\b(?:about|cover|deal with)\b"
+)
 _COUNT = ("几", "多少", "how many", "how much", "若干", "多久", "多长", "how long", "how often", "几年", "多远", "多高", "多深", "多宽",
           "how far", "how tall", "how deep", "how wide", "多大", "how big", "how large", "多重", "how heavy", "几多")
 #: 几 that counts nothing: those few (那几个吹笙的人, 这几首), several (好几个人), almost (几乎).
@@ -147,6 +153,8 @@ class QueryTerms:
     #: the question asks what someone says or replies (「說了什麼」, 「怎麼回答」, 「何辭」, "what does he say"), not what
     #: a commentator says: the 經 that reports the words (「君曰無不醉」, 「對曰：諾」) answers it
     speech: bool = False
+    #: the question asks what a section of the text is about (「此節論何事？」): the 疏's statement of the section answers
+    section: bool = False
 
 
 def _he_ye(text: str) -> tuple[bool, bool]:
@@ -243,6 +251,7 @@ def query_terms(query: "Query") -> QueryTerms:
         asked_layer=_asked_layer(tuple(getattr(query, "layers", ())), query.norm, query.text),
         reached=tuple(t for t in getattr(query, "bridged", ()) if t in query.expansions),
         speech=not getattr(query, "layers", ()) and bool(_SPEECH.search(query.norm.lower()) or _SPEECH.search(query.text.lower())),
+        section=bool(_SECTION_ASKED.search(query.norm.lower()) or _SECTION_ASKED.search(query.text.lower())),
     )
 
 
