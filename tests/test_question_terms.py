@@ -299,3 +299,11 @@ def test_what_a_section_is_about_is_a_kind_of_question():
     for question in ("小臣又請媵爵者，此節論何事？", "這一段講的是什麼？", "What is this passage about?"):
         assert query_terms(analyze(question)).section, question
     assert not query_terms(analyze("賓為什麼說旨？")).section
+
+
+def test_the_shu_reasons_for_what_the_text_leaves_unsaid_explain():
+    """「此不言答，省文也」 and 「互文也」 say why the text leaves something unsaid: reasons for a why question."""
+    from qa.retrieval.terms import explains
+
+    assert explains(normalize("凡賓主行事，相報皆言答，此不言答，省文也。"), "shu")
+    assert explains(normalize("彼此互文也。"), "shu")
