@@ -307,3 +307,4 @@ def test_the_shu_reasons_for_what_the_text_leaves_unsaid_explain():
 
     assert explains(normalize("凡賓主行事，相報皆言答，此不言答，省文也。"), "shu")
     assert explains(normalize("彼此互文也。"), "shu")
+    assert explains(normalize("凡工賤，不為之洗。"), "zhu")  # rank is a reason

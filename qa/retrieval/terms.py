@@ -401,9 +401,10 @@ def _gloss_candidates(text: str) -> tuple[str, ...]:
 _QUOTED_GLOSS = re.compile(r"[云曰][︰：:]?[「『]([^，,「」『』]{1,3})[，,][^，,「」『』]{1,12}也。?[」』]")
 #: Words that mark a sentence as giving a reason (normalized): 以其, 所以, 故 (not 故云 / 故知,
 #: which only quote or infer), 示 / 明 (to show), 欲, 嫌, 不敢, 尊之 / 敬, 「X者，以Y」 (X is done for Y), and the 疏's reasons
-#: for what the text leaves unsaid: 省文 (left out for brevity), 互文 / 互相見 (each passage says what the other omits).
+#: for what the text leaves unsaid: 省文 (left out for brevity), 互文 / 互相見 (each passage says what the other omits); and
+#: rank, the corpus's commonest reason: 賤 / 卑 (「凡工賤，不為之洗」, 「不升拜，賤也」).
 _EXPLAIN = re.compile(r"以其|所以|是以|为其|者以|之义|故(?![云言知曰经注郑下上]|不与|与此)|示|明(?![日矣])|欲|嫌|不敢|尊之|敬"
-                      r"|省文|互文|互相见")
+                      r"|省文|互文|互相见|贱|卑")
 #: A 注's closing purpose clause 「以全交也」 (in a 疏 「以…也」 more often restates the 經).
 _PURPOSE = re.compile(r"以[^以]{1,8}也$")
 #: A 注's 「[the act]者，[its reason]也」 (「不歌鹿鳴、魚麗者，辟國君也」): the act named as a topic, then why.
