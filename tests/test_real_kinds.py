@@ -305,3 +305,12 @@ def test_what_a_section_is_about_is_answered_by_the_shu_statement_of_it(real_ret
     a heading (a question about a point of the passage is answered by the point)."""
     a = real_retriever.ask("主人獻工之後，此節所論者何事？")
     assert a.found and a.evidence[0].layer == "shu" and "之事" in a.evidence[0].text
+
+
+def test_fang_baos_own_view_comes_before_what_he_cites_or_rejects(real_retriever):
+    """Asked what Fang Bao thinks, his own sentence leads, not the one citing the 燕義 or setting out the 注 he rejects
+    (「注谓士旅食庶人在官者非也」); a question that names the 注 beside him gets the rejection as it asks."""
+    a = real_retriever.ask("方苞覺得「士旅食」到底是哪一種人？")
+    assert a.evidence[0].layer == "xiyi" and "未授官之士" in first(a)
+    b = real_retriever.ask("燕禮為什麼讓大夫當賓而不用公卿？方苞怎麼解釋？")
+    assert b.evidence[0].layer == "xiyi" and not first(b).startswith("燕义曰")

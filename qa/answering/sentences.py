@@ -270,6 +270,29 @@ def _candidates(hits: Sequence["Hit"]) -> list[Candidate]:
     return out
 
 
+#: A sentence of Fang Bao's (normalized: his notes have no punctuation) that opens by citing another text (「燕义曰不以公卿为宾
+#: …为疑也」) or by setting out the 注's view to reject it (「注谓士旅食庶人在官者非也」): his own answer follows it.
+#: Unless the question names what is cited (「燕義說…，方苞認為只有這個原因嗎？」, 「鄭以為…，方苞以為何人？」): then the
+#: sentence that takes it up is the answer.
+_XIYI_CITES = re.compile(r"^(燕义|乡饮酒义|射义|聘义|冠义|昏义|礼记|记|周官|周礼|传|诗|书|易|左传|论语|孟子)曰")
+_XIYI_REJECTS = re.compile(r"^注(?:谓|以|云)[^。]*(?:非也|误也|非是)")
+#: Characters by which a question names the 注 it sets beside Fang Bao (鄭以為, 注說).
+_NAMES_ZHU = frozenset("郑注")
+
+
+def _cites_or_rejects(c: "Candidate", terms: QueryTerms, question: frozenset[str]) -> bool:
+    """A 析疑 sentence that cites another text, or sets out the 注 to reject it, which the question (its character
+    pairs) does not name."""
+    if c.layer != "xiyi" or not c.sentences:
+        return False
+    first = _norm(c.sentences[0])
+    if (m := _XIYI_CITES.match(first)) is not None:
+        book = m.group(1)
+        return not any(book in pair for pair in question) if len(book) > 1 else True
+    named = "zhu" in terms.layers or any(ch in _NAMES_ZHU for pair in question for ch in pair)
+    return not named and bool(_XIYI_REJECTS.match(first))
+
+
 def _quoted_share(text: str) -> float:
     """How much of a sentence is a quotation 「…」 of another text."""
     inside = sum(len(m) for m in re.findall(r"「([^」]*)」", text))
@@ -404,7 +427,8 @@ def _parts(
         jing_says=bool(says and c.layer != "jing" and _says_kind(_norm(c.unit.jing), terms)),
         length=len(c.norm),
         sentences=len(c.sentences),
-        quoted=_quoted_share(c.text) > 0.5,  # mostly a quotation of another book: context, not an answer
+        # mostly a quotation of another book, or Fang Bao citing one or setting out the view he rejects: context, not an answer
+        quoted=_quoted_share(c.text) > 0.5 or _cites_or_rejects(c, terms, question),
         off_context=bool(terms.context and not any(ch in _norm(c.unit.full_text) for ch in terms.chars)),
         section=bool(_SECTION_NOTE.match(c.text)),  # 疏's 「自此至「…」，論…之事」 names a section
         # a 經 the question quotes tells it little
