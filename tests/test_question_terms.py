@@ -308,3 +308,11 @@ def test_the_shu_reasons_for_what_the_text_leaves_unsaid_explain():
     assert explains(normalize("凡賓主行事，相報皆言答，此不言答，省文也。"), "shu")
     assert explains(normalize("彼此互文也。"), "shu")
     assert explains(normalize("凡工賤，不為之洗。"), "zhu")  # rank is a reason
+
+
+def test_an_emendation_glosses_the_word_and_a_miswritten_word_asks_it():
+    """「苟當作耉」 says what 苟 should be (a gloss of 苟); 「…是哪個字寫錯了」 asks it."""
+    from qa.retrieval.terms import _gloss_candidates
+
+    assert "苟" in _gloss_candidates("苟当作耉简编剥蚀或传写譌也")
+    assert query_terms(analyze("「賓為苟敬」的「苟」是哪個字寫錯了？")).meaning

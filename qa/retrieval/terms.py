@@ -57,7 +57,9 @@ _MEANING = ("什么意思", "何谓", "何义", "是什么", "mean", "what is", 
             "何物", "什么叫", "怎么讲", "者谁", "whats a", "whats the", "what exactly is", "谓谁",
             "边个", "乜嘢", "名词解释",
             # the classical 「X之X，其義云何？」 asks what the word means (「其義何在」 asks the purpose: _WHY)
-            "义云何", "义如何", "义何如")
+            "义云何", "义如何", "义何如",
+            # which character a word should be (「苟字是哪個字寫錯了」, 「當作何字」): an emendation glosses it
+            "写错", "错字", "误字", "字之误", "当作何", "讹", "typo", "miswritten", "miscopied", "scribal error")
 #: A question opening with a quoted word of the text and guessing what it is (「“坐挩手”是把手上的東西脫掉？」,
 #: 「「疑立」是猶猶豫豫地站著嗎？」, 「“宾厌介”这个厌是啥动作」) asks what it means; 「…是不是因為」 guesses a reason.
 _QUOTED_IS = re.compile(r"^\s*[「『“\"]([^」』”\"]{1,12})[」』”\"]\s*(?:[這这][個个]?\S?)?是(?!不是因|因|在|什[么麼][時时]|何[時时]|哪|[幾几]|多少)")
@@ -371,6 +373,8 @@ def _gloss_candidates(text: str) -> tuple[str, ...]:
     m = re.match(r"(.{1,4}?)之言", normalize(text))
     if m:
         out.append(m.group(1))
+    # an emendation or a reading says what the word is (「苟当作耉」, 「X當為Y」, 「X讀為Y」, 「X讀如Y」)
+    out.extend(m.group(1) for m in re.finditer(r"([^，,。；当當读讀]{1,2})(?:当作|当为|读为|读如|读曰)", normalize(text)))
     for clause in re.split(r"[，,。；]", text):
         m = re.search(r"[曰謂谓为為]之?([^曰謂谓为為之也]{1,3})也?$", clause)  # 推手曰揖
         # a short clause, or a conclusion naming the term however long the (unpunctuated) reasoning before
