@@ -373,8 +373,8 @@ def _gloss_candidates(text: str) -> tuple[str, ...]:
     m = re.match(r"(.{1,4}?)之言", normalize(text))
     if m:
         out.append(m.group(1))
-    # an emendation or a reading says what the word is (「苟当作耉」, 「X當為Y」, 「X讀為Y」, 「X讀如Y」)
-    out.extend(m.group(1) for m in re.finditer(r"([^，,。；当當读讀]{1,2})(?:当作|当为|读为|读如|读曰)", normalize(text)))
+    # an emendation says which word it should be (「苟当作耉」, 「X當為Y」); a reading (讀為) says only how it sounds
+    out.extend(m.group(1) for m in re.finditer(r"([^，,。；当當]{1,2})(?:当作|当为)", normalize(text)))
     for clause in re.split(r"[，,。；]", text):
         m = re.search(r"[曰謂谓为為]之?([^曰謂谓为為之也]{1,3})也?$", clause)  # 推手曰揖
         # a short clause, or a conclusion naming the term however long the (unpunctuated) reasoning before
