@@ -287,8 +287,8 @@ def _cites_or_rejects(c: "Candidate", terms: QueryTerms, question: frozenset[str
         return False
     first = _norm(c.sentences[0])
     if (m := _XIYI_CITES.match(first)) is not None:
-        book = m.group(1)
-        return not any(book in pair for pair in question) if len(book) > 1 else True
+        book = m.group(1)  # a one-character title (記, 詩, 傳) is named by no pair of the question
+        return len(book) < 2 or not set(bigrams(book)) <= question
     named = "zhu" in terms.layers or any(ch in _NAMES_ZHU for pair in question for ch in pair)
     return not named and bool(_XIYI_REJECTS.match(first))
 
