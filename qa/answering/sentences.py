@@ -142,7 +142,7 @@ _PUNCT = re.compile(r"[，,、：:。；？！?!;]")
 PIECE_CHARS = 6
 #: Text that opens a 疏 sentence but is no part of its content.
 _LEAD = re.compile(r"(?:[○\s]|釋曰[︰：:]?|释曰[︰：:]?)+")
-#: Function characters that carry no topic on their own (normalized forms).
+#: A 疏 sentence that names a section (「自此至「…」，論…之事」).
 _SECTION_NOTE = re.compile(r"自此(?:已下|以下|以上|已上)?至")
 #: A 疏's statement of what a section is about (normalized): 「…論賓主燕坐爵樂無數之事」, 「論一人致爵於公之事」.
 _SECTION_STATEMENT = re.compile(r"论[^，。；]{1,30}之(?:事|节|法|义)")
@@ -599,17 +599,22 @@ def ordered(query: "Query", cands: Sequence[Candidate], ctx: Scoring,
         return [(cands[i], hands[i]) for i in by_hand]
     x = _sentence_model.candidate_features(ctx.terms, query.lang, [cands[i].layer for i in by_hand], [parts[i] for i in by_hand],
                            [hands[i] for i in by_hand])
-    best = _sentence_model.sentence_model().first(x)
-    if ctx.terms.speech and not ctx.terms.why:
-        # 「國君讓他傳了什麼話？大家怎麼回答？」: the 經 reporting the words (「君曰無不醉」) is the answer; its 注 explains them
-        # (the run that reports the most words, the command and the reply to it, before one that reports the command)
-        speech = [j for j, i in enumerate(by_hand) if cands[i].layer == "jing" and parts[i].kind]
-        best = max(speech, key=lambda j: (cands[by_hand[j]].norm.count("曰"), -j)) if speech else best
-    if ctx.terms.section:
-        # 「此節論何事？」: the 疏's statement of the section (「自此至…，論…之事」) is the answer
-        best = next((j for j, i in enumerate(by_hand) if cands[i].layer == "shu" and _SECTION_STATEMENT.search(cands[i].norm)), best)
+    best = _kind_first(ctx.terms, [cands[i] for i in by_hand], [parts[i] for i in by_hand],
+                       _sentence_model.sentence_model().first(x))
     order = [best, *(j for j in range(len(by_hand)) if j != best)]
     return [(cands[by_hand[j]], hands[by_hand[n]]) for n, j in enumerate(order)]
+
+
+def _kind_first(terms: QueryTerms, cands: Sequence[Candidate], parts: Sequence[Parts], best: int) -> int:
+    """The candidate (index into ``cands``, in the hand order) that a kind of question takes first whatever the model
+    chose (``best``): what someone says or replies, the run of the 經 that reports the most of the words (「君曰無不醉」 …
+    「對曰：諾。敢不醉」; its 注 explains them); what a section is about, the 疏's statement of it (「自此至…，論…之事」)."""
+    if terms.speech and not terms.why:
+        speech = [j for j, (c, p) in enumerate(zip(cands, parts)) if c.layer == "jing" and p.kind]
+        best = max(speech, key=lambda j: (cands[j].norm.count("曰"), -j)) if speech else best
+    if terms.section:
+        best = next((j for j, c in enumerate(cands) if c.layer == "shu" and _SECTION_STATEMENT.search(c.norm)), best)
+    return best
 
 
 def _union(a: Candidate, b: Candidate) -> Candidate:
