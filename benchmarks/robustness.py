@@ -4,9 +4,10 @@
 
 Each answerable question (follow-ups aside) is asked bare and once with each opening and each closing of its language;
 each off-topic question once with each opening. Printed per variant: how many answerable questions are told "no
-passage", their hit@1 beside the bare questions', and how many off-topic ones are still flagged. Two tables of
-wordings: ``tuned`` (the ones the preface and remark rules were written against, twenty-first round) and ``apart``
-(written apart and never tuned on): the gap between them is what the rules over-fit.
+passage", their hit@1 beside the bare questions', and how many off-topic ones are still flagged. Three tables of
+wordings: ``tuned`` (the ones the preface and remark rules were written against, twenty-first round), ``apart``
+(written apart then, tuned on in the twenty-fifth round) and ``apart-25`` (written apart in the twenty-fifth round,
+never tuned on): the gap between them is what the rules over-fit.
 
     python -m benchmarks.robustness [--answerable F ...] [--offtopic F ...] [--limit N] [--json]
 
@@ -37,7 +38,8 @@ TUNED: dict[str, tuple[list[str], list[str]]] = {
                 ["謝謝！", "先謝過了，困擾我很久。", "我猜是表示尊敬吧？"]),
     "lzh": (["敢問：", "竊有所疑，", "讀儀禮至此，未解，"], ["幸甚。", "願聞其詳。", "抑別有說乎？"]),
 }
-#: ... and written apart, never tuned on.
+#: ... and written apart in the twenty-first round; never tuned on until the twenty-fifth, whose preface rules were
+#: written against them (文言 self-names, 想確認, 「關於…的講座」, "I'm a retired teacher").
 APART: dict[str, tuple[list[str], list[str]]] = {
     "en": (["Hello, I'm a retired teacher who reads Chinese classics in translation. ", "Here's something that puzzled me: ",
             "Sorry if this is basic, "],
@@ -47,6 +49,66 @@ APART: dict[str, tuple[list[str], list[str]]] = {
     "zh-Hant": (["您好，我是高中國文老師，", "我正在寫碩士論文，有一點想確認：", "小弟才疏學淺，"],
                 ["感恩！", "我想應該跟身分有關。", "會不會只是習慣？"]),
     "lzh": (["弟子有惑，", "某嘗讀禮，", "謹問："], ["謹謝。", "或曰為敬也，然否？", "願聞。"]),
+}
+#: ... and written apart in the twenty-fifth round, after the rules had been tuned on ``APART`` too (by a helper who saw
+#: no question set and no code): never tuned on.
+APART2: dict[str, tuple[list[str], list[str]]] = {
+    "en": (
+        ["Hi! ",
+         "Hey, quick one: ",
+         "I'm a philosophy undergrad reading the Yili in Steele's translation, and something in the village drinking chapter confused me. ",
+         "Good afternoon. I'm preparing a seminar talk on Zhou banquet ritual for next week, ",
+         "Hello, I teach East Asian history at a community college and I'm building a lesson on Confucian ritual. ",
+         "Studying for my comps on early Chinese texts and got stuck: "],
+        [" Thanks so much!",
+         " No rush at all, whenever you have time.",
+         " My guess is it has something to do with showing respect to the elders, but I'm not sure.",
+         " I've wondered about this for ages.",
+         " Any pointers to commentaries would be great. Cheers, Mark",
+         " Is it maybe about hierarchy? Thanks again."],
+    ),
+    "zh-Hans": (
+        ["请问一下，",
+         "你好！我是中文系研一的学生，",
+         "我在读杨天宇的《仪礼译注》，乡饮酒礼那一章有个地方没看懂：",
+         "打扰了，我是中学语文老师，下周要给学生讲古代礼仪，想先弄清楚一点：",
+         "在准备考研，顺便翻了翻礼书，",
+         "各位好，冒昧问个小问题："],
+        ["多谢指教！",
+         "不急，有空再回就行。",
+         "我猜是不是跟尊卑有关？",
+         "这个问题困扰我好久了。",
+         "先谢过了～",
+         "望不吝赐教，祝好！"],
+    ),
+    "zh-Hant": (
+        ["想請問一下，",
+         "各位前輩好，",
+         "我是中文系大三的學生，最近在讀《儀禮》鄭玄注，有一處不太懂：",
+         "您好，我在準備下學期的經學課程報告，",
+         "打擾了，我是補習班國文老師，想確認一件事。",
+         "最近在準備研究所考試，讀到燕禮時卡住了："],
+        ["先謝謝大家！",
+         "不急，有空再回覆就好。",
+         "會不會是表示敬意的意思？",
+         "這個疑問放在心裡很久了。",
+         "麻煩各位了，感謝！",
+         "還請不吝指正，敬祝 教安"],
+    ),
+    "lzh": (
+        ["某有一事請益：",
+         "頃讀鄭注，",
+         "僕於禮學素疏，今將為諸生講鄉飲之義，",
+         "先生足下：",
+         "余方治三禮，撰文未竟，",
+         "晚學備試，夜讀燕禮，"],
+        ["乞賜教。",
+         "不急，暇時示之可也。",
+         "意者其尊賢養老之義歟？",
+         "此疑蓄之久矣。",
+         "伏惟垂教，不勝感荷。",
+         "某再拜。"],
+    ),
 }
 COLUMNS = ["wordings", "variant", "asked", "no passage", "hit@1", "hit@1 bare", "off-topic asked", "off-topic flagged"]
 _HELD_OUT = re.compile(r"^(?:offtopic[23]|offtopic_test\d*|real_test\d*)\.jsonl$")
@@ -108,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
         answerable, offtopic = answerable[: args.limit], offtopic[: args.limit]
     r = Retriever.load()
     with Timer() as t:
-        rows = measure(r, answerable, offtopic, {"tuned": TUNED, "apart": APART})
+        rows = measure(r, answerable, offtopic, {"tuned": TUNED, "apart": APART, "apart-25": APART2})
     result = {"answerable": len(answerable), "offtopic": len(offtopic), "rows": rows, "seconds": t.seconds}
     path = write_json("robustness.json", result)
     if args.json:

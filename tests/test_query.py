@@ -7,7 +7,7 @@ import logging
 import pytest
 
 from qa.errors import QAError, QueryError
-from qa.retrieval.query import analyze, detect_lang, glossary, is_follow_up, scaffolding, split_segments, stem
+from qa.retrieval.query import analyze, detect_lang, glossary, is_follow_up, points_back, scaffolding, split_segments, stem
 from qa.retrieval.terms import query_terms
 from qa.text.normalize import normalize
 
@@ -634,3 +634,12 @@ def test_english_negative_contractions_are_function_words():
     """"couldn't", "wouldn't", "wasn't" are no content words of the question (the negation is read from its text)."""
     assert analyze("Why wouldn't he wash the cup?").core == "wash cup"
     assert "couldnt" not in analyze("Why couldn't the guest sit down yet?").core
+
+
+def test_it_points_back_as_he_does():
+    """"it" is someone's or something the turn before named, as "he" is: a short question about it follows on; a
+    question with no pronoun or demonstrative points back at nothing (points_back: the pipeline's second reading)."""
+    history = ["What does the saying 'three times raised, never an empty cup' mean?"]
+    assert analyze("So which occasions is it talking about?", history=history).context
+    assert points_back("Why does he twist it first?") and points_back("那他們呢？") and points_back("為什麼是這個方向？")
+    assert not points_back("What songs are sung at the village drinking ceremony?")

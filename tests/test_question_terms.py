@@ -316,3 +316,17 @@ def test_an_emendation_glosses_the_word_and_a_miswritten_word_asks_it():
 
     assert "苟" in _gloss_candidates("苟当作耉简编剥蚀或传写譌也")
     assert query_terms(analyze("「賓為苟敬」的「苟」是哪個字寫錯了？")).meaning
+
+
+def test_a_modern_pronoun_is_no_term_asked():
+    """他們 of 「是誰叫他們上堂入座的？」 stands for the 大夫: 「他，謂眾士也」 glosses no term asked; the text's 其他 is one."""
+    assert gloss_strength("他，謂眾士也，亦升受爵，不拜。", query_terms(analyze("燕禮裡大夫都喝過酒以後，是誰叫他們上堂入座的？"))) == 0.0
+    assert gloss_strength("他，謂眾士也，亦升受爵，不拜。", query_terms(analyze("「其他不拜」的「他」指的是誰？"))) > 0.0
+
+
+def test_how_to_sign_up_or_learn_is_no_why_and_what_one_is_supposed_to_say_is_speech():
+    """怎麼 before a verb of doing asks how (怎麼學, 怎麼報名, 怎麼讀); "what are the guests supposed to say back" asks the
+    words said."""
+    for text in ("笙要怎麼學？", "要怎麼報名參加？", "這個字怎麼讀？"):
+        assert not query_terms(analyze(text)).why, text
+    assert query_terms(analyze("The lord says nobody stays sober: what are the guests supposed to say back?")).speech

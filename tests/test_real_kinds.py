@@ -314,3 +314,59 @@ def test_fang_baos_own_view_comes_before_what_he_cites_or_rejects(real_retriever
     assert a.evidence[0].layer == "xiyi" and "未授官之士" in first(a)
     b = real_retriever.ask("燕禮為什麼讓大夫當賓而不用公卿？方苞怎麼解釋？")
     assert b.evidence[0].layer == "xiyi" and not first(b).startswith("燕义曰")
+
+
+def test_a_long_follow_up_that_points_back_and_finds_nothing_alone_is_read_in_its_conversation(real_retriever):
+    """"Why does he bother twisting it …?" is too long to read as a follow-up, and alone it names nothing the corpus
+    holds: who "he" is and what "it" is, the turn before says (the lung the guest tears), so it is not refused; "it"
+    points back as "he" does ("Which occasions is it about, then?")."""
+    lung = ["What does the guest do with the piece of lung before he eats it?"]
+    question = "Why does he bother twisting it around before tearing off its tip?"
+    assert not real_retriever.ask(question).found
+    a = real_retriever.ask(question, history=lung)
+    assert a.found and a.hits[0].unit.id == "zhushu.xiangyin.035"
+    b = real_retriever.ask("Which occasions is it about, then?",
+                           history=["What does the saying 'three times raised, never an empty cup' mean?"])
+    assert b.found and "献宾献大夫献工" in first(b)
+
+
+def test_the_readers_own_words_in_quotation_marks_are_no_other_text(real_retriever):
+    """「大家都要喝醉」 paraphrases the lord's 「無不醉」 in words no 文言 writes (喝): the reader's words, not a quotation of
+    another text, so the question is answered."""
+    a = real_retriever.ask("國君說「大家都要喝醉」，大家要不要離開座位回答？")
+    assert a.found and "起对必降席" in first(a)
+
+
+def test_a_jing_the_question_quotes_whole_is_not_shown_first(real_retriever):
+    """「『主人之俎，以東』，東者何處？」 quotes the 經: its 注 (「藏於東方」) answers, the 經 itself would only echo it."""
+    a = real_retriever.ask("「主人之俎，以東」，東者何處？")
+    assert a.evidence[0].layer == "zhu" and "藏于东方" in first(a)
+
+
+def test_todays_arrangements_are_flagged_even_of_the_rite_by_name(real_retriever):
+    """Signing up, tickets, recordings, learning an instrument from scratch (``beyond.tsv`` kind ``material``): 怎麼學
+    asks how, not why, so no guessed reason saves it."""
+    for text in ("鄉飲酒禮現在去哪裡報名參加？", "笙這種樂器要怎麼學？零基礎多久學得會？", "燕禮奏的鹿鳴有沒有錄音可以聽？"):
+        assert not real_retriever.ask(text).found, text
+
+
+def test_an_envoy_from_another_state_is_a_guest_from_the_four_quarters(real_retriever):
+    """"an envoy from another state" is the 析疑's 聘賓, the 經's 四方之賓 (glossary)."""
+    a = real_retriever.ask("At the duke's banquet for an envoy from another state, what does the envoy say when he "
+                           "presents the cup?")
+    assert a.hits[0].unit.id == "xiyi.yan.083"
+
+
+def test_who_the_english_asker_is_is_no_term_of_the_question(real_retriever):
+    """"Hello, I'm a retired teacher who reads Chinese classics in translation." says who asks (the teacher is no 先生
+    of the rite): the question is matched without it, as it is bare; a first sentence naming the rite stays."""
+    bare = "Why does the guest say the wine is good?"
+    asked = "Hello, I'm a retired teacher who reads Chinese classics in translation. " + bare
+    assert [h.unit.id for h in real_retriever.ask(asked).hits[:3]] == [h.unit.id for h in real_retriever.ask(bare).hits[:3]]
+
+
+def test_what_a_thing_is_chosen_for_answers_why_it_is_used(real_retriever):
+    """「狗取擇人」 (X取Y: what the dog is chosen for) is the reason a why question about the dog asks, not the 注 on
+    where it is cooked."""
+    a = real_retriever.ask("Why did they pick a dog as the animal for the village drinking rite?")
+    assert a.evidence[0].layer == "zhu" and first(a).startswith("狗取择人")

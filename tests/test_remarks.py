@@ -50,3 +50,15 @@ def test_a_question_of_its_own_is_matched_without_its_clauses_about_the_asker():
     # a follow-up keeps them: 「另外想問，」 says it changes the subject
     history = ["燕禮裡的庶子是什麼官？"]
     assert "另外想问" in analyze("另外想問，鄉飲酒禮的眾賓大概會有多少人？", history=history).norm
+
+
+def test_a_classical_self_name_a_work_about_something_and_making_sure_are_the_askers():
+    """A 文言 asker names himself and says he doubts or reads (「弟子有惑，」, 「某嘗讀禮，」); what he prepares is about
+    something (「關於古代宴飲的講座」: 宴飲 and 準備 are that work's words); 「有一點想確認：」 brings in the question. 某 of the
+    text's own 「某子受酬」 asks nothing of the asker, and a work about the rite by name says what is asked about."""
+    assert chinese_preface("弟子有惑，主人何以拜洗？") == ("弟子有惑，", "主人何以拜洗？")
+    assert chinese_preface("某嘗讀禮，主人何以拜洗？")[0] == "某嘗讀禮，"
+    assert chinese_preface("某子受酬，某者何？")[0] == ""
+    assert chinese_preface("我最近在准备一个关于古代宴饮的讲座，想确认一下：主人为什么要拜洗？")[1] == "主人为什么要拜洗？"
+    assert chinese_preface("我正在寫碩士論文，有一點想確認：主人為什麼要拜洗？")[1] == "主人為什麼要拜洗？"
+    assert chinese_preface("我在写关于乡饮酒礼的论文，主人为什么要拜洗？")[0] == ""

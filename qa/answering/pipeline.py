@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..corpus.context import CorpusContext, corpus_view
 from ..errors import QAError, QueryError
-from ..retrieval.query import Query, analyze
+from ..retrieval.query import Query, analyze, points_back
 from ..retrieval.retriever import HybridRetriever
 from .companion import enrich, structural_answer
 from .compose import Answer, SourceLines, compose_answer
@@ -139,8 +139,15 @@ class Retriever(HybridRetriever):
 
     def _answer(self, question: str, k: int, history: Sequence[HistoryItem], only: UnitFilter | None = None) -> Answer:
 
-        query = analyze(question, max_chars=self.settings.max_query_chars, history=self._history_texts(history))
-        query = self.understand(query)
+        texts = self._history_texts(history)
+        query = self.understand(analyze(question, max_chars=self.settings.max_query_chars, history=texts))
+        if texts and not query.context and points_back(question) and self._finds_nothing(query):
+            # "Why does he twist it before tearing off the tip?": too long to read as a follow-up, yet alone it names
+            # nothing the corpus holds; who "he" is, the conversation says
+            again = self.understand(analyze(question, max_chars=self.settings.max_query_chars, history=texts,
+                                            follow_up=True))
+            if again.context and not self._finds_nothing(again):
+                query = again
         answer = structural_answer(
             query, self.context, k=k, search=self.search, previous=lambda: self._previous(history), locate=self.locate
         )
@@ -156,6 +163,10 @@ class Retriever(HybridRetriever):
         if len(hits) < k:
             hits = [h for h in self.search(query, len(self.units)) if only(h.unit)]
         return self._enrich(compose_answer(query, hits[:k], locate=self.locate))
+
+    def _finds_nothing(self, query: Query) -> bool:
+        """The search finds no passage it is confident of (every hit low-confidence, or none)."""
+        return all(h.low_confidence for h in self.search(query, 1))
 
     def _previous(self, history: Sequence[HistoryItem]) -> Answer | None:
         """The answer the last turn got (answered again when the turn is a bare question)."""

@@ -601,6 +601,7 @@ def ordered(query: "Query", cands: Sequence[Candidate], ctx: Scoring,
                            [hands[i] for i in by_hand])
     best = _kind_first(ctx.terms, [cands[i] for i in by_hand], [parts[i] for i in by_hand],
                        _sentence_model.sentence_model().first(x))
+    best = _past_echo(query.norm, [cands[i] for i in by_hand], best)
     order = [best, *(j for j in range(len(by_hand)) if j != best)]
     return [(cands[by_hand[j]], hands[by_hand[n]]) for n, j in enumerate(order)]
 
@@ -615,6 +616,25 @@ def _kind_first(terms: QueryTerms, cands: Sequence[Candidate], parts: Sequence[P
     if terms.section:
         best = next((j for j, c in enumerate(cands) if c.layer == "shu" and _SECTION_STATEMENT.search(c.norm)), best)
     return best
+
+
+#: A 經 sentence of at least this many characters that the question holds whole is what it quotes.
+ECHO_CHARS = 3
+
+
+def _past_echo(question: str, cands: Sequence[Candidate], best: int) -> int:
+    """The candidate to show first instead of ``best`` when that is a 經 sentence the question quotes whole
+    (「『司正降，復位』，所復者何位？」 quotes 「司正降，復位」; its 注 「觶南之位」 answers): the best of the rest in the hand
+    order that the question does not hold; ``best`` when it is no such echo or nothing else is left."""
+    asked = "".join(cjk_runs(question))
+
+    def echoed(c: Candidate) -> bool:
+        said = "".join(cjk_runs(c.norm))
+        return c.layer == "jing" and len(said) >= ECHO_CHARS and said in asked
+
+    if not echoed(cands[best]):
+        return best
+    return next((j for j, c in enumerate(cands) if j != best and not echoed(c)), best)
 
 
 def _union(a: Candidate, b: Candidate) -> Candidate:

@@ -602,8 +602,10 @@ class Bridge:
                 return False  # it quotes the corpus (too), or sums it up in its own phrases (「三揖三讓」)
             if any(t not in self.dictionary for t in self._ritual_terms_in([run])):
                 return False  # a loose quotation of the corpus: it writes a term only the rite uses (「在堂廉鋪席」)
-            if self._modern_share(run) >= MODERN_QUOTE_SHARE:
-                continue  # the reader's own words in quotation marks (「回到位置」), not another text
+            if any(ch in _MODERN_ONLY_CHARS for ch in run) or self._modern_share(run) >= MODERN_QUOTE_SHARE:
+                # the reader's own words in quotation marks, not another text: no 文言 writes 了 or 喝 (「都坐好了」,
+                # 「大家都要喝醉」), and 「回到位置」 is all modern words
+                continue
             elsewhere = True
         return elsewhere
 
@@ -613,7 +615,6 @@ class Bridge:
         words = set(self._modern_words(run))
         covered = {k for i in range(len(run)) for n in range(2, min(MAX_MODERN, len(run) - i) + 1)
                    if run[i : i + n] in words for k in range(i, i + n)}
-        covered |= {i for i, ch in enumerate(run) if ch in _MODERN_ONLY_CHARS}  # 了 of 「都坐好了」: no 文言 writes it
         return len(covered) / len(run) if run else 0.0
 
     def quotes_corpus(self, query: "Query") -> bool:

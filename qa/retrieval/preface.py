@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 
+from ..text.lexicon import commentators_table, rites_table
 from ..text.tokens import WORD
-from .query import glossary_words
+from .query import english_names, glossary_words
 
 #: The asker's own words: a clause of an English question with one of these and no word of the glossary tells why
 #: it is asked ("I'm writing a novel", "my son asked me this after a museum visit", "I'd guess not"), not what
@@ -87,6 +88,55 @@ def _opening_preface(text: str) -> tuple[str, str]:
     return text[:end], text[end:]
 
 
+def bare_preface(text: str) -> tuple[str, str]:
+    """(the first sentences of an English question about its asker that hold no word of the glossary, the rest):
+    "Hello, I'm a retired teacher who reads Chinese classics in translation. Why …?" → its first sentence (the rite's
+    words that say who the asker is, teacher → 先生, read past); ("", text) when the first sentence names anything of
+    the rite ("I'm reading about the village wine-drinking ceremony, and the guest …"): the question may go on from
+    it."""
+    first, rest = _opening_preface(text)
+    if not first:
+        return "", text
+    words = WORD.findall(first.lower())
+    if english_names(rites_table(), words) or english_names(commentators_table(), words):
+        return "", text  # "I'm writing a paper on the village drinking ceremony." says what is asked about
+    # what the asker is writing is about something ("a term paper on Zhou ritual"), and "I didn't quite follow" is no
+    # 從 of the rite
+    said = _NOT_FOLLOWING.sub(" ", _WORK_ON.sub(" ", _ASKER_IS.sub(_without_roles, first)))
+    if glossary_words(WORD.findall(said.lower())):
+        return "", text
+    return first, rest
+
+
+#: What the asker is writing or preparing, and what it is about: "a term paper on Zhou ritual", "a talk about ancient
+#: feasts" (up to five words after on / about).
+_WORK_ON = re.compile(r"\b(?:paper|essay|thesis|dissertation|talk|lecture|class|course|presentation|article|book|novel|"
+                      r"project|report|seminar|lesson)\s+(?:on|about)\s+(?:[\w'-]+\s*){1,5}", re.IGNORECASE)
+#: Not understanding: "I didn't quite follow", "I can't follow".
+_NOT_FOLLOWING = re.compile(r"\b(?:didn'?t|don'?t|couldn'?t|can'?t|did not|do not|could not|cannot)\s+"
+                            r"(?:quite\s+|really\s+|fully\s+)?follow\b", re.IGNORECASE)
+
+
+#: Who an English question's asker is: "I'm a retired teacher", "I am an amateur musician" (up to four words, to the
+#: clause's end or the words that go on about him: who, reading, and …).
+_ASKER_IS = re.compile(r"\b(?:i'?m|i\u2019m|i am)\s+(?:an?|the)\s+(?:(?!who\b|that\b|and\b|but\b|reading\b|writing\b|"
+                       r"studying\b|trying\b|with\b|in\b|from\b|of\b)[a-z-]+\s*){1,4}", re.IGNORECASE)
+
+
+def _without_roles(m: re.Match[str]) -> str:
+    """What says who the asker is (:data:`_ASKER_IS`), less the words the glossary maps to the rite's people."""
+    words = m.group(0).split()
+    roles = glossary_words([w.lower() for w in words])
+    return " ".join(w for w in words if w.lower() not in roles) + " "
+
+
+def without_asker(text: str) -> str:
+    """An English question as it is matched: without its first sentences about the asker that name nothing of the rite
+    (:func:`bare_preface`), and without the rite's words that say who the asker is ("I'm a retired teacher": no 先生
+    of the rite; the rest of it may set the question elsewhere: "I'm a wedding planner …")."""
+    return _ASKER_IS.sub(_without_roles, bare_preface(text)[1]).strip() or text
+
+
 def asked_part(text: str) -> str:
     """An English question without what it says about the asker: the remark after it, a first sentence about the
     asker, and an opening clause about the asker before a colon ("Asking for a game I'm designing: was there a set
@@ -123,4 +173,4 @@ def preface_words(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-__all__ = ["asked_part", "preface_words"]
+__all__ = ["asked_part", "bare_preface", "preface_words", "without_asker"]

@@ -75,7 +75,7 @@ FOLLOW_UP_ENDINGS_ZH: tuple[str, ...] = ("呢",)
 _MODERN_ONLY_CHARS = frozenset("的了吗呢么们这哪吧呀啊"
                                # colloquial Mandarin and Cantonese (點解、邊個 questions: 嘅, 喺, 佢哋, 唔, 冇, 嗰 …),
                                # in their matching forms too (嗰 → 𠮶, 囉 → 啰): no 文言 question writes them
-                               "啥咋嘛咱您她它俺" "嘅咩喺佢哋唔冇嗰𠮶咗啲嚟嘢噉乜嘞囉啰")
+                               "啥咋嘛咱您她它俺喝" "嘅咩喺佢哋唔冇嗰𠮶咗啲嚟嘢噉乜嘞囉啰")
 #: Words of modern Chinese only (normalized; none occurs in the corpus, tests/test_query.py): a question without
 #: particles or scaffolding that writes one is modern all the same (「朋友来家里喝茶，主人倒茶倒几分满才算礼貌？」).
 _MODERN_WORDS = ("大概", "一共", "比较", "多久", "几分", "几岁", "才算", "要是", "难道", "最后", "出去", "家里", "一下",
@@ -91,7 +91,7 @@ _PRONOUNS_ZH = ("他们", "她们", "他", "她", "它")
 #: ... and in English, where a question without a marker that is about "he" or "they" is one when it has at most
 #: ENGLISH_BARE_PRONOUN_MAX_WORDS content words ("Where exactly does he put the goblet down?"; a longer one names
 #: its subject, and the turn before's terms then cost more than they help: measured with 8, h1 -2).
-_PRONOUNS_EN = frozenset("he him his hes she her they them their theyre".split())
+_PRONOUNS_EN = frozenset("he him his hes she her they them their theyre it its".split())
 ENGLISH_BARE_PRONOUN_MAX_WORDS = 4
 #: "these" and "those" point back as they do when they stand alone or before a word that names nobody in particular
 #: ("Who are these people anyway?"); "those helpers" names its subject.
@@ -502,6 +502,13 @@ def _asks_anew(pieces: list[tuple[str, str]], text: str, previous: str) -> bool:
     return any(mine) and mine != question_asks(previous)
 
 
+def points_back(text: str) -> bool:
+    """The question points back at someone or something the conversation named: a third-person pronoun (他, 它; he,
+    it, they), a demonstrative (這個, 這樣; these, those of no one named)."""
+    parts = pieces(_HYPHEN.sub(" ", text))
+    return _has_pronoun(parts) or _has_english_pronoun(parts) or _has_demonstrative(parts)
+
+
 def _after_acknowledgement(pieces: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """``pieces`` less the acknowledgements they open with ("ok", "thanks", 「好」, 「明白了」), unless that is all."""
     i = 0
@@ -620,8 +627,10 @@ _ASK_OPENING = ("問", "问")
 # ── analyze ────────────────────────────────────────────────────────────────────
 
 
-def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] = ()) -> Query:
-    """Understand one question; ``history`` is the earlier user turns, oldest first.
+def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] = (), follow_up: bool = False) -> Query:
+    """Understand one question; ``history`` is the earlier user turns, oldest first. ``follow_up`` reads a question
+    that names no rite of its own as following on from the turn before whatever its length (the caller's second
+    reading of a question that points back and finds nothing alone: :func:`points_back`).
 
     Raises QueryError when the question is empty or only whitespace/control characters.
     """
@@ -647,6 +656,12 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
     if lang != "en" and not history:
         # a question of its own is matched without its clauses about the asker (「老師上課講到這個，我沒聽懂，想請教：」)
         matched = chinese_preface(matched)[1]
+    elif lang == "en":
+        from .preface import without_asker  # the preface reads this module's glossary: imported here
+
+        # … and in English, without what says who the asker is and names nothing of the rite ("Hello, I'm a retired
+        # teacher who reads Chinese classics in translation."): qa.retrieval.preface
+        matched = without_asker(matched)
     # "mouth-organ", "day-after": a hyphen joins two English words, it does not glue them into one
     parts = pieces(_HYPHEN.sub(" ", matched))
     # in an English question a Chinese word is a corpus term typed on purpose (the 'he' (和)):
@@ -744,7 +759,7 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
         prior = previous()
         compares_back = prior is not None and bool(set(prior.rites) - set(rites))
     standalone = bool(rites or outside) and not has_follow_up_marker(parts) and not compares_back
-    if recent and not standalone and (compares_back or is_follow_up(parts, content_cjk, content_words)):
+    if recent and not standalone and (compares_back or follow_up or is_follow_up(parts, content_cjk, content_words)):
         prev = previous()
         if prev is not None:
             carried = [*prev.segments, *prev.expansions, *prev.context]
@@ -781,4 +796,4 @@ def analyze(text: str, *, max_chars: int | None = None, history: Sequence[str] =
     )
 
 
-__all__ = ["Query", "analyze", "quoting_layers", "clean", "detect_lang", "english_names", "glossary", "glossary_zh_matches", "is_follow_up", "has_follow_up_marker", "other_rites", "commentators_table", "rite_names", "rites_table", "scaffolding", "split_segments", "stem"]
+__all__ = ["Query", "analyze", "quoting_layers", "clean", "detect_lang", "english_names", "glossary", "glossary_zh_matches", "is_follow_up", "has_follow_up_marker", "points_back", "other_rites", "commentators_table", "rite_names", "rites_table", "scaffolding", "split_segments", "stem"]

@@ -81,9 +81,9 @@ _WHERE = ("哪里", "哪儿", "何处", "何所", "何在", "何地", "何方", 
           "何位", "安在", "哪个位置", "哪一边", "哪一侧", "哪个台阶", "which way", "which direction",
           "边度", "边处", "喺边", "边便")
 _WHAT_FOR = re.compile(r"(?:干嘛|干吗)的")
-#: 怎么 before a verb of doing asks how it is done, not why (「人一多排不下了怎么办」, 「座位怎么排的」, 「怎么回拜」);
-#: before a negation or a surprise (「怎么不回拜」, 「怎么反而」, 「怎么才四个」) it asks why (normalized).
-_HOW_DONE = re.compile(r"怎么(?:办|排|安排|做|处理|进行|摆|放|坐|站|走|回拜|回答|通知|弄|个)")
+#: 怎么 before a verb of doing asks how it is done, not why (「人一多排不下了怎么办」, 「座位怎么排的」, 「怎么回拜」, 「怎么读」,
+#: 「怎么报名」); before a negation or a surprise (「怎么不回拜」, 「怎么反而」, 「怎么才四个」) it asks why (normalized).
+_HOW_DONE = re.compile(r"怎么(?:办|排|安排|做|处理|进行|摆|放|坐|站|走|回拜|回答|通知|弄|个|参加|报名|学|买|找|唱|吹|读|念)")
 #: Words that ask in what order or at what point (normalized; English lower-cased).
 _ORDER_ASKED = ("顺序", "次序", "先后", "什么时候", "何时", "几时", "从谁开始", "谁先", "哪个先", "何者先",
                 "in what order", "what order", "at what point", "how soon", "before or after", "which comes first")
@@ -102,7 +102,8 @@ _SPEECH = re.compile(
     r"\bwhat (?:does|do|did|would|will|should) (?!the (?:text|note|commentary|book|passage|record|sub-commentary)\b|it\b)"
     r"(?:[a-z'-]+ ){1,4}(?:say|reply|answer|announce|tell (?:him|them|the \w+)|call out)\b|"
     r"\bhow (?:does|do|did|would|should) (?:[a-z'-]+ ){1,4}(?:reply|respond|answer)\b|\bwhat (?:words|reply)\b|"
-    r"\bwhat is said\b|\bwhat'?s the reply\b"
+    r"\bwhat is said\b|\bwhat'?s the reply\b|"
+    r"\bwhat (?:is|are|was|were) (?:[a-z'-]+ ){1,4}(?:supposed|meant|expected|allowed) to (?:say|reply|answer)\b"
 )
 #: What a section of the text is about (normalized, lower-cased): 「此節論何事？」, 「這一段講的是什麼？」, 「此節以下所論者何事」,
 #: "what is this passage about": the 疏's statement of the section (「自此至…，論…之事」) answers it.
@@ -337,7 +338,14 @@ def _rite_words(norm: str) -> list[str]:
     return found
 
 
+#: Modern third-person pronouns: in a question 他 / 她 / 它 stands for someone it names elsewhere, not a word it asks
+#: about (「是誰叫他們上堂入座的？」 does not ask 「他，謂眾士也」); the text's 其他, written whole, is a word.
+_PRONOUNS = frozenset("他她它")
+
+
 def _asked(term: str, terms: QueryTerms) -> bool:
+    if term in _PRONOUNS and not any("其" + term in p for p in terms.phrases):
+        return False
     if term in terms.reached:  # 相 of 「扶着樂工的人」 through 「相，扶工也」
         return True
     if len(term) == 1 and not terms.meaning:
@@ -411,8 +419,9 @@ _EXPLAIN = re.compile(r"以其|所以|是以|为其|者以|之义|故(?![云言�
                       r"|省文|互文|互相见|贱|卑")
 #: A 注's closing purpose clause 「以全交也」 (in a 疏 「以…也」 more often restates the 經).
 _PURPOSE = re.compile(r"以[^以]{1,8}也$")
-#: A 注's 「[the act]者，[its reason]也」 (「不歌鹿鳴、魚麗者，辟國君也」): the act named as a topic, then why.
-_TOPIC_REASON = re.compile(r"^.{2,14}者.{2,16}也$")
+#: A 注's 「[the act]者，[its reason]也」 (「不歌鹿鳴、魚麗者，辟國君也」): the act named as a topic, then why; and 「X取Y」,
+#: what a thing is chosen for (「狗取擇人」: the dog, for choosing whom it lets in), not an act of taking (取爵).
+_TOPIC_REASON = re.compile(r"^.{2,14}者.{2,16}也$|^.{1,2}取(?![爵觯俎觚肺脯篚矢瑟于])")
 #: Place and number words, for questions asking where or how many.
 #: A place said as a place (在…之南, 北面, 阶上, 堂下, 其位, 西方), not any 南 (of 南陔, a song's name).
 _PLACE = re.compile(
