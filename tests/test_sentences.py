@@ -347,3 +347,19 @@ def test_fang_bao_s_own_question_opens_his_answer_and_answers_nothing_alone():
     last = LemmaUnit(id="xiyi.yan.8", work="儀禮析疑", rite="燕禮", source="x.txt", lines=(1, 1), section="經",
                      jing="公坐取賓所媵觶", xiyi="上经公又行一爵不定之辞也为大夫举旅不于献后而介于献工献笙之闲何也")
     assert (asked, asked) in [(run[-1][0], run[-1][-1]) for run in _unit_runs(last)]
+
+
+def test_asked_what_fang_bao_says_his_note_on_the_passage_ranked_first_answers():
+    """Of two 析疑 notes in the hits, a question that names Fang Bao alone is answered from the one on the passage
+    ranked first, whichever sentence the model took; a question naming no commentator keeps the model's choice."""
+    from qa.answering.sentences import _commentators_own
+    from qa.retrieval.terms import query_terms
+
+    first = unit("xiyi.yan.t30", "小臣戒与者", xiyi="不言戒之之所其在朝者面戒以事未入者则使胥戒于家可也")
+    other = unit("xiyi.yan.t31", "小臣纳工", xiyi="敖氏谓周官小臣四人此侯国不宜相工者亦四人窃疑持瑟而相者乃正与师")
+    cands = _candidates([hit(first, 1.0), hit(other, 0.9)])
+    took = next(i for i, c in enumerate(cands) if c.unit.id == other.id)
+    asked = query_terms(analyze("方苞認為小臣怎麼通知參加燕禮的人？"))
+    assert cands[_commentators_own(asked, first.id, cands, took)].unit.id == first.id
+    plain = query_terms(analyze("小臣怎麼通知參加燕禮的人？"))
+    assert _commentators_own(plain, first.id, cands, took) == took

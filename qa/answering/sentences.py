@@ -602,6 +602,7 @@ def ordered(query: "Query", cands: Sequence[Candidate], ctx: Scoring,
     best = _kind_first(ctx.terms, [cands[i] for i in by_hand], [parts[i] for i in by_hand],
                        _sentence_model.sentence_model().first(x))
     best = _past_echo(query.norm, [cands[i] for i in by_hand], best)
+    best = _commentators_own(ctx.terms, cands[0].unit.id, [cands[i] for i in by_hand], best)
     order = [best, *(j for j in range(len(by_hand)) if j != best)]
     return [(cands[by_hand[j]], hands[by_hand[n]]) for n, j in enumerate(order)]
 
@@ -616,6 +617,15 @@ def _kind_first(terms: QueryTerms, cands: Sequence[Candidate], parts: Sequence[P
     if terms.section:
         best = next((j for j, c in enumerate(cands) if c.layer == "shu" and _SECTION_STATEMENT.search(c.norm)), best)
     return best
+
+
+def _commentators_own(terms: QueryTerms, top: str, cands: Sequence[Candidate], best: int) -> int:
+    """Asked what Fang Bao says (and no other commentator), his note on the passage ranked first answers, not his
+    sentence on another passage that ``best`` took (the best of his sentences on ``top`` in the hand order); ``best``
+    when it is of ``top`` already or his note on ``top`` has none."""
+    if terms.layers != frozenset({"xiyi"}) or cands[best].unit.id == top:
+        return best
+    return next((j for j, c in enumerate(cands) if c.unit.id == top and c.layer == "xiyi"), best)
 
 
 #: A 經 sentence of at least this many characters that the question holds whole is what it quotes.
