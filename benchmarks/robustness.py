@@ -7,9 +7,10 @@ each off-topic question once with each opening. Printed per variant: how many an
 passage", their hit@1 beside the bare questions', and how many off-topic ones are still flagged. Three tables of
 wordings: ``tuned`` (the ones the preface and remark rules were written against, twenty-first round), ``apart``
 (written apart then, tuned on in the twenty-fifth round) and ``apart-25`` (written apart in the twenty-fifth round,
-never tuned on): the gap between them is what the rules over-fit.
+never tuned on): the gap between them is what the rules over-fit. ``--tables dev-25`` asks with the openings written
+for tuning in the twenty-fifth round instead.
 
-    python -m benchmarks.robustness [--answerable F ...] [--offtopic F ...] [--limit N] [--json]
+    python -m benchmarks.robustness [--answerable F ...] [--offtopic F ...] [--limit N] [--tables T ...] [--json]
 
 Without files it reads the development sets of ``tests/data/questions`` (``real_dev*``, ``offtopic*`` but the held-out
 ``offtopic2``, ``offtopic3`` and ``offtopic_test*``) and the shared dev set: never a held-out set.
@@ -110,7 +111,85 @@ APART2: dict[str, tuple[list[str], list[str]]] = {
          "某再拜。"],
     ),
 }
+#: ... and openings written apart in the twenty-fifth round for tuning (by a helper who saw no question set and no code):
+#: the preface rules of that round were written against them (who the asker is, who asked him). ``--tables dev-25``.
+DEV25: dict[str, tuple[list[str], list[str]]] = {
+    "en": (
+        ["Good morning. ",
+         "Odd question, bear with me: ",
+         "I'm a high school junior doing a project on ancient Chinese manners, and my teacher told me to look at the Yili. ",
+         "Reading Steele's old I-Li translation on the train and the village drinking chapter lost me. ",
+         "My eight-year-old asked me something at dinner after we watched a documentary on Confucius, and I had no idea. ",
+         "I'm a game designer building a banquet scene for a Zhou-era strategy game, so accuracy matters. ",
+         "Hello from Melbourne! I'm a nurse who got hooked on classical Chinese during lockdown. ",
+         "Apologies for the long message. I'm writing a historical novel set in the state of Lu, and I keep getting stuck on the lord's banquet. ",
+         "Zheng Xuan's note here has me going in circles. ",
+         "Working through Jia Gongyan's subcommentary slowly, dictionary open, ",
+         "My friend and I have been arguing about this for two days, so settle it for us: ",
+         "I'm a museum docent prepping for a bronze vessels tour next week. ",
+         "Not a specialist at all, just curious. ",
+         "Dear tutor, I'm a second-year Sinology student in Leiden getting ready for Friday's reading group on the Yan li. ",
+         "Making a YouTube video on ancient drinking etiquette and want to get the details right. "],
+        [],
+    ),
+    "zh-Hans": (
+        ["打扰了，",
+         "在线等，挺急的：",
+         "我是历史系大二学生，这学期选了三礼导读课，",
+         "孩子看了《典籍里的中国》问了我一个问题，我答不上来，",
+         "最近在做一个关于乡饮酒礼的短视频，想确认一下细节。",
+         "本人小学语文老师，业余喜欢翻古书，",
+         "看郑玄注看得一头雾水，",
+         "读贾公彦疏读到《燕礼》这一段，实在没看懂：",
+         "我们馆下个月办青铜酒器展，我负责写展板文字，",
+         "各位老师好，我是在北京读书的日本留学生，",
+         "和室友争了一晚上，谁也说服不了谁，",
+         "手头是中华书局点校本《仪礼注疏》，",
+         "在写一部春秋背景的网文，写到宴会这章卡住了。",
+         "程序员一枚，纯属好奇，",
+         "下周要给本科生讲《燕礼》，备课时发现一个问题。"],
+        [],
+    ),
+    "zh-Hant": (
+        ["大家好，",
+         "請教一下各位師兄，",
+         "我係中大中文系學生，讀緊《儀禮》，",
+         "小女兒看完故宮的紀錄片問了我一個問題，",
+         "手上是臺灣商務的《儀禮今註今譯》，",
+         "在PTT古典板潛水很久，第一次發文，",
+         "我是做桌遊設計的，正在做一款周代宴會主題的遊戲，",
+         "讀鄭玄注讀到頭昏，",
+         "賈公彥疏這段真的看不太懂，",
+         "下週要帶學生去史語所參觀，想先做點功課。",
+         "打擾了，",
+         "跟朋友為了鄉飲酒禮吵起來，",
+         "本人香港中學中史科老師，備課時遇到一個問題：",
+         "抱歉問題有點冷門，",
+         "老師您好，我是修您禮學課的學生，關於上週講的《燕禮》："],
+        [],
+    ),
+    "lzh": (
+        ["某不敏，",
+         "僕鄉曲末學，",
+         "頃讀燕禮，",
+         "賈疏於此語焉不詳，",
+         "鄭君之注，某反覆數過，終未能通，",
+         "某授徒鄉塾，講鄉飲酒禮，",
+         "吾兒問禮於余，余不能對，",
+         "某將赴試，溫習儀禮，",
+         "與友論禮，各執一說，",
+         "久疏問候。",
+         "某讀注疏，",
+         "伏惟先生博通三禮，",
+         "近校儀禮注疏，",
+         "閒中讀經，",
+         "某海外之人，慕中華禮樂，"],
+        [],
+    ),
+}
 COLUMNS = ["wordings", "variant", "asked", "no passage", "hit@1", "hit@1 bare", "off-topic asked", "off-topic flagged"]
+TABLES = {"tuned": TUNED, "apart": APART, "apart-25": APART2, "dev-25": DEV25}
+DEFAULT_TABLES = ("tuned", "apart", "apart-25")
 _HELD_OUT = re.compile(r"^(?:offtopic[23]|offtopic_test\d*|real_test\d*)\.jsonl$")
 
 
@@ -159,6 +238,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--offtopic", type=Path, nargs="*", help="off-topic question files (default: the dev sets)")
     ap.add_argument("--limit", type=int, default=0, help="ask only the first N answerable and N off-topic questions")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--tables", nargs="*", choices=sorted(TABLES), default=list(DEFAULT_TABLES),
+                    help="the tables of wordings to ask with (default: %(default)s)")
     args = ap.parse_args(argv)
     from qa import Retriever
 
@@ -170,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
         answerable, offtopic = answerable[: args.limit], offtopic[: args.limit]
     r = Retriever.load()
     with Timer() as t:
-        rows = measure(r, answerable, offtopic, {"tuned": TUNED, "apart": APART, "apart-25": APART2})
+        rows = measure(r, answerable, offtopic, {name: TABLES[name] for name in args.tables})
     result = {"answerable": len(answerable), "offtopic": len(offtopic), "rows": rows, "seconds": t.seconds}
     path = write_json("robustness.json", result)
     if args.json:

@@ -370,3 +370,12 @@ def test_what_a_thing_is_chosen_for_answers_why_it_is_used(real_retriever):
     where it is cooked."""
     a = real_retriever.ask("Why did they pick a dog as the animal for the village drinking rite?")
     assert a.evidence[0].layer == "zhu" and first(a).startswith("狗取择人")
+
+
+def test_a_preface_naming_the_asker_s_country_or_the_programme_he_watched_is_not_refused(real_retriever):
+    """Who asks and where the question came from are no setting of it: the rite's question after them is answered; the
+    same words that set the question itself in today's world are still flagged."""
+    assert real_retriever.ask("各位老师好，我是在北京读书的日本留学生，主人为什么要洗爵？").found
+    assert real_retriever.ask("孩子看了《典籍里的中国》问了我一个问题，我答不上来，主人为什么要洗爵？").found
+    assert not real_retriever.ask("我是日本人，在日本喝酒时要先给长辈倒酒吗？").found
+    assert not real_retriever.ask("我在读《论语》，学而时习之是什么意思？").found

@@ -62,3 +62,14 @@ def test_a_classical_self_name_a_work_about_something_and_making_sure_are_the_as
     assert chinese_preface("我最近在准备一个关于古代宴饮的讲座，想确认一下：主人为什么要拜洗？")[1] == "主人为什么要拜洗？"
     assert chinese_preface("我正在寫碩士論文，有一點想確認：主人為什麼要拜洗？")[1] == "主人為什麼要拜洗？"
     assert chinese_preface("我在写关于乡饮酒礼的论文，主人为什么要拜洗？")[0] == ""
+
+
+def test_who_the_asker_is_and_who_asked_him_set_no_question_elsewhere():
+    """「我是在北京讀書的日本留學生，」 says who asks (日本 sets no question in Japan), 「孩子看了《典籍裡的中國》問了我一個問題，
+    我答不上來，」 where the question came from (the programme in title marks is not what it asks about), and chat leaves
+    the 我 unsaid (「在寫一部春秋背景的網文，」); a question set in today's world after its asker stays so."""
+    assert chinese_preface("各位老师好，我是在北京读书的日本留学生，主人为什么要洗爵？")[1] == "主人为什么要洗爵？"
+    assert chinese_preface("孩子看了《典籍里的中国》问了我一个问题，我答不上来，主人为什么要洗爵？")[1] == "主人为什么要洗爵？"
+    assert chinese_preface("在写一部春秋背景的网文，写到宴会这章卡住了。主人为什么要洗爵？")[0] == "在写一部春秋背景的网文，"
+    assert chinese_preface("我是日本人，在日本喝酒时要先给长辈倒酒吗？")[1] == "在日本喝酒时要先给长辈倒酒吗？"
+    assert chinese_preface("我在读《论语》，学而时习之是什么意思？")[0] == ""

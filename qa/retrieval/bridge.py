@@ -723,7 +723,9 @@ class Bridge:
         that work. A title holding the classic's own name (《儀禮注疏》, 《仪礼析疑》) is the corpus."""
         if not self.text or query.rites or query.layers:
             return False
-        for title in _TITLE.findall(query.text):
+        # a title in the clauses about the asker (「孩子看了《典籍裡的中國》問了我一個問題，」) is where he met the question
+        asked = query.text if query.lang == "en" else chinese_preface(query.text)[1]
+        for title in _TITLE.findall(asked):
             for part in _TITLE_PARTS.split(title):
                 norm = "".join(cjk_runs(normalize(part)))
                 if norm and norm not in self.text and "仪礼" not in norm:

@@ -74,7 +74,7 @@ FOLLOW_UP_ENDINGS_ZH: tuple[str, ...] = ("呢",)
 
 _MODERN_ONLY_CHARS = frozenset("的了吗呢么们这哪吧呀啊"
                                # colloquial Mandarin and Cantonese (點解、邊個 questions: 嘅, 喺, 佢哋, 唔, 冇, 嗰 …),
-                               # in their matching forms too (嗰 → 𠮶, 囉 → 啰): no 文言 question writes them
+                               # in their matching forms too (嗰 → 𠮶, 囉 → 啰), and 喝 (文言 drinks 飲): no 文言 question writes them
                                "啥咋嘛咱您她它俺喝" "嘅咩喺佢哋唔冇嗰𠮶咗啲嚟嘢噉乜嘞囉啰")
 #: Words of modern Chinese only (normalized; none occurs in the corpus, tests/test_query.py): a question without
 #: particles or scaffolding that writes one is modern all the same (「朋友来家里喝茶，主人倒茶倒几分满才算礼貌？」).
@@ -88,7 +88,8 @@ _A_NOT_A = re.compile(r"([\u3400-\u9fff])不\1")
 PRONOUN_FOLLOW_UP_MAX_CJK = 16
 PRONOUN_FOLLOW_UP_MAX_WORDS = 0
 _PRONOUNS_ZH = ("他们", "她们", "他", "她", "它")
-#: ... and in English, where a question without a marker that is about "he" or "they" is one when it has at most
+#: ... and in English ("it" too: "So which occasions is it talking about?"), where a question without a marker that is
+#: about "he" or "they" is one when it has at most
 #: ENGLISH_BARE_PRONOUN_MAX_WORDS content words ("Where exactly does he put the goblet down?"; a longer one names
 #: its subject, and the turn before's terms then cost more than they help: measured with 8, h1 -2).
 _PRONOUNS_EN = frozenset("he him his hes she her they them their theyre it its".split())

@@ -89,9 +89,16 @@ _ASKING_ZH = ("请教", "请问", "想问", "问一下", "问个", "问题", "�
               # twenty-third round, from the same development table
               "友人", "朋友", "同学", "未达", "不敏",
               # and of making sure (有一點想確認：): twenty-fifth round, from the robustness benchmark's openings written apart
-              "想确认", "确认一下")
+              "想确认", "确认一下", "答不上", "答不出")
 #: ... or it tells who the asker is or what he is doing (我是中文系的學生, 我在準備期末考, 本人初學).
-_ASKER_ZH = ("我是", "我在", "我正在", "我最近", "本人")
+_ASKER_ZH = ("我是", "我在", "我正在", "我最近", "本人",
+             # and what he is doing, the 我 left unsaid as chat leaves it (在寫一部小說，; 在準備考研，)
+             "在写", "在做", "在准备", "在备")
+#: ... of which these say who he is.
+_WHO_ZH = ("我是", "本人")
+#: Someone asked the asker, and he could not answer (「孩子看了《典籍裡的中國》問了我一個問題，我答不上來，」): what that
+#: clause names (a programme, a book in title marks) is where the question came from, not what it asks about.
+_OCCASION_ZH = re.compile(r"问了?我|问倒|答不上|答不出|考倒")
 #: A 文言 asker names himself (弟子, 某, 愚 …) and says he doubts, reads or asks (「弟子有惑，」, 「某嘗讀禮，」, 「愚讀至此，」):
 #: twenty-fifth round, from the robustness benchmark's openings written apart (now among those tuned on).
 _ASKER_LZH = ("弟子", "某", "愚", "仆", "小子", "后学", "晚学", "晚生", "余", "予", "吾")
@@ -149,7 +156,11 @@ def chinese_preface(text: str) -> tuple[str, str]:
         brings = _INTRODUCING.search(norm)
         if brings and not _AFTER_INTRODUCING.match(brings.group("after")):
             break  # 「想問大射禮時…」: the question itself
-        if (titled or any(w in norm for w in modern) or not about or _glossed(_WORK_ABOUT.sub("", norm)) or _names_the_corpus(norm)
+        # who the asker is (「我是在北京讀書的日本留學生」) sets no question in today's world: what follows may still
+        setting = any(w in norm for w in modern) and not norm.startswith(_WHO_ZH)
+        if _OCCASION_ZH.search(norm):
+            titled, setting = [], False
+        if (titled or setting or not about or _glossed(_WORK_ABOUT.sub("", norm)) or _names_the_corpus(norm)
                 or _names_a_work(norm) or re.search(r"[「『“\"]", clause)):
             break  # 「老師說主人拜了一個「崇酒」」: what it quotes is asked about
         end = m.end()
