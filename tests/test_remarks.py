@@ -73,3 +73,8 @@ def test_who_the_asker_is_and_who_asked_him_set_no_question_elsewhere():
     assert chinese_preface("在写一部春秋背景的网文，写到宴会这章卡住了。主人为什么要洗爵？")[0] == "在写一部春秋背景的网文，"
     assert chinese_preface("我是日本人，在日本喝酒时要先给长辈倒酒吗？")[1] == "在日本喝酒时要先给长辈倒酒吗？"
     assert chinese_preface("我在读《论语》，学而时习之是什么意思？")[0] == ""
+
+
+def test_the_course_the_asker_takes_is_his():
+    """「這學期選了三禮導讀課，」 tells what he studies (三禮, the canon he reads), not what he asks."""
+    assert chinese_preface("我是历史系大二学生，这学期选了三礼导读课，主人为什么要洗爵？")[1] == "主人为什么要洗爵？"

@@ -89,7 +89,9 @@ _ASKING_ZH = ("请教", "请问", "想问", "问一下", "问个", "问题", "�
               # twenty-third round, from the same development table
               "友人", "朋友", "同学", "未达", "不敏",
               # and of making sure (有一點想確認：): twenty-fifth round, from the robustness benchmark's openings written apart
-              "想确认", "确认一下", "答不上", "答不出")
+              "想确认", "确认一下", "答不上", "答不出",
+              # and of the course he takes (這學期選了三禮導讀課): from the openings written for tuning this round
+              "学期", "选了", "选修")
 #: ... or it tells who the asker is or what he is doing (我是中文系的學生, 我在準備期末考, 本人初學).
 _ASKER_ZH = ("我是", "我在", "我正在", "我最近", "本人",
              # and what he is doing, the 我 left unsaid as chat leaves it (在寫一部小說，; 在準備考研，)
