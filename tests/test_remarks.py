@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from qa.retrieval.query import analyze
 from qa.retrieval.remarks import chinese_guess, chinese_preface, without_remarks
 
@@ -52,29 +54,31 @@ def test_a_question_of_its_own_is_matched_without_its_clauses_about_the_asker():
     assert "另外想问" in analyze("另外想問，鄉飲酒禮的眾賓大概會有多少人？", history=history).norm
 
 
-def test_a_classical_self_name_a_work_about_something_and_making_sure_are_the_askers():
-    """A 文言 asker names himself and says he doubts or reads (「弟子有惑，」, 「某嘗讀禮，」); what he prepares is about
-    something (「關於古代宴飲的講座」: 宴飲 and 準備 are that work's words); 「有一點想確認：」 brings in the question. 某 of the
-    text's own 「某子受酬」 asks nothing of the asker, and a work about the rite by name says what is asked about."""
-    assert chinese_preface("弟子有惑，主人何以拜洗？") == ("弟子有惑，", "主人何以拜洗？")
-    assert chinese_preface("某嘗讀禮，主人何以拜洗？")[0] == "某嘗讀禮，"
-    assert chinese_preface("某子受酬，某者何？")[0] == ""
-    assert chinese_preface("我最近在准备一个关于古代宴饮的讲座，想确认一下：主人为什么要拜洗？")[1] == "主人为什么要拜洗？"
-    assert chinese_preface("我正在寫碩士論文，有一點想確認：主人為什麼要拜洗？")[1] == "主人為什麼要拜洗？"
-    assert chinese_preface("我在写关于乡饮酒礼的论文，主人为什么要拜洗？")[0] == ""
+#: (question, the clauses about the asker chinese_preface finds before it): twenty-fifth round.
+ASKERS = [
+    # a 文言 asker names himself and says he doubts or reads; 某 of the text's own 「某子受酬」 asks nothing of him
+    ("弟子有惑，主人何以拜洗？", "弟子有惑，"),
+    ("某嘗讀禮，主人何以拜洗？", "某嘗讀禮，"),
+    ("某子受酬，某者何？", ""),
+    # what he prepares is about something (宴飲 and 準備 are that work's words); 「想確認：」 brings in the question; a work
+    # about the rite by name says what is asked about
+    ("我最近在准备一个关于古代宴饮的讲座，想确认一下：主人为什么要拜洗？", "我最近在准备一个关于古代宴饮的讲座，想确认一下："),
+    ("我正在寫碩士論文，有一點想確認：主人為什麼要拜洗？", "我正在寫碩士論文，有一點想確認："),
+    ("我在写关于乡饮酒礼的论文，主人为什么要拜洗？", ""),
+    # who he is (日本 sets no question in Japan) and who asked him (the programme in title marks is not what is asked);
+    # chat leaves the 我 unsaid; the course he takes (三禮, the canon he reads)
+    ("各位老师好，我是在北京读书的日本留学生，主人为什么要洗爵？", "各位老师好，我是在北京读书的日本留学生，"),
+    ("孩子看了《典籍里的中国》问了我一个问题，我答不上来，主人为什么要洗爵？", "孩子看了《典籍里的中国》问了我一个问题，我答不上来，"),
+    ("在写一部春秋背景的网文，写到宴会这章卡住了。主人为什么要洗爵？", "在写一部春秋背景的网文，"),
+    ("我是历史系大二学生，这学期选了三礼导读课，主人为什么要洗爵？", "我是历史系大二学生，这学期选了三礼导读课，"),
+    # a question set in today's world or in another work after its asker stays so
+    ("我是日本人，在日本喝酒时要先给长辈倒酒吗？", "我是日本人，"),
+    ("我在读《论语》，学而时习之是什么意思？", ""),
+]
 
 
-def test_who_the_asker_is_and_who_asked_him_set_no_question_elsewhere():
-    """「我是在北京讀書的日本留學生，」 says who asks (日本 sets no question in Japan), 「孩子看了《典籍裡的中國》問了我一個問題，
-    我答不上來，」 where the question came from (the programme in title marks is not what it asks about), and chat leaves
-    the 我 unsaid (「在寫一部春秋背景的網文，」); a question set in today's world after its asker stays so."""
-    assert chinese_preface("各位老师好，我是在北京读书的日本留学生，主人为什么要洗爵？")[1] == "主人为什么要洗爵？"
-    assert chinese_preface("孩子看了《典籍里的中国》问了我一个问题，我答不上来，主人为什么要洗爵？")[1] == "主人为什么要洗爵？"
-    assert chinese_preface("在写一部春秋背景的网文，写到宴会这章卡住了。主人为什么要洗爵？")[0] == "在写一部春秋背景的网文，"
-    assert chinese_preface("我是日本人，在日本喝酒时要先给长辈倒酒吗？")[1] == "在日本喝酒时要先给长辈倒酒吗？"
-    assert chinese_preface("我在读《论语》，学而时习之是什么意思？")[0] == ""
-
-
-def test_the_course_the_asker_takes_is_his():
-    """「這學期選了三禮導讀課，」 tells what he studies (三禮, the canon he reads), not what he asks."""
-    assert chinese_preface("我是历史系大二学生，这学期选了三礼导读课，主人为什么要洗爵？")[1] == "主人为什么要洗爵？"
+@pytest.mark.parametrize("question, preface", ASKERS)
+def test_the_askers_own_clauses_are_found_and_what_is_asked_about_stays(question, preface):
+    """Who asks, why, where the question came from and what he prepares are the asker's clauses; what names the rite, a
+    quotation of its own text or another work asked about is the question's."""
+    assert chinese_preface(question) == (preface, question[len(preface):])
