@@ -599,10 +599,10 @@ def ordered(query: "Query", cands: Sequence[Candidate], ctx: Scoring,
         return [(cands[i], hands[i]) for i in by_hand]
     x = _sentence_model.candidate_features(ctx.terms, query.lang, [cands[i].layer for i in by_hand], [parts[i] for i in by_hand],
                            [hands[i] for i in by_hand])
-    best = _kind_first(ctx.terms, [cands[i] for i in by_hand], [parts[i] for i in by_hand],
-                       _sentence_model.sentence_model().first(x))
-    best = _past_echo(query.norm, [cands[i] for i in by_hand], best)
-    best = _commentators_own(ctx.terms, cands[0].unit.id, [cands[i] for i in by_hand], best)
+    ranked = [cands[i] for i in by_hand]
+    best = _kind_first(ctx.terms, ranked, [parts[i] for i in by_hand], _sentence_model.sentence_model().first(x))
+    best = _past_echo(query.norm, ranked, best)
+    best = _commentators_own(ctx.terms, cands[0].unit.id, ranked, best)
     order = [best, *(j for j in range(len(by_hand)) if j != best)]
     return [(cands[by_hand[j]], hands[by_hand[n]]) for n, j in enumerate(order)]
 

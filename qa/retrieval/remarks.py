@@ -152,16 +152,16 @@ def chinese_preface(text: str) -> tuple[str, str]:
         norm = normalize(clause)
         if m.group("end") in ("", "？", "?") or m.end() >= len(text.rstrip()):
             break  # the question itself
-        titled = [t for t in re.findall(r"《([^》]*)》", clause) if "仪礼" not in normalize(t)]
         about = (norm.startswith(_ASKER_ZH) or any(w in norm for w in _ASKING_ZH)
                  or (norm.startswith(_ASKER_LZH) and any(w in norm for w in _STUDYING_LZH)))
         brings = _INTRODUCING.search(norm)
         if brings and not _AFTER_INTRODUCING.match(brings.group("after")):
             break  # 「想問大射禮時…」: the question itself
-        # who the asker is (「我是在北京讀書的日本留學生」) sets no question in today's world: what follows may still
-        setting = any(w in norm for w in modern) and not norm.startswith(_WHO_ZH)
-        if _OCCASION_ZH.search(norm):
-            titled, setting = [], False
+        # where the question came from names no work and no setting of it (_OCCASION_ZH), nor does who the asker is
+        # (「我是在北京讀書的日本留學生」): what follows may still
+        occasion = bool(_OCCASION_ZH.search(norm))
+        titled = not occasion and any("仪礼" not in normalize(t) for t in re.findall(r"《([^》]*)》", clause))
+        setting = not occasion and any(w in norm for w in modern) and not norm.startswith(_WHO_ZH)
         if (titled or setting or not about or _glossed(_WORK_ABOUT.sub("", norm)) or _names_the_corpus(norm)
                 or _names_a_work(norm) or re.search(r"[「『“\"]", clause)):
             break  # 「老師說主人拜了一個「崇酒」」: what it quotes is asked about

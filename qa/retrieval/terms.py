@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from ..text.lexicon import commentators_table, rites_table, stem
 from ..text.normalize import normalize
 from ..text.tokens import WORD, bigrams, cjk_runs
+from .query import _PRONOUNS_ZH
 
 if TYPE_CHECKING:  # pragma: no cover
     from .query import Query
@@ -338,13 +339,10 @@ def _rite_words(norm: str) -> list[str]:
     return found
 
 
-#: Modern third-person pronouns: in a question 他 / 她 / 它 stands for someone it names elsewhere, not a word it asks
-#: about (「是誰叫他們上堂入座的？」 does not ask 「他，謂眾士也」); the text's 其他, written whole, is a word.
-_PRONOUNS = frozenset("他她它")
-
-
 def _asked(term: str, terms: QueryTerms) -> bool:
-    if term in _PRONOUNS and not any("其" + term in p for p in terms.phrases):
+    # a modern pronoun (qa.retrieval.query's) stands for someone the question names elsewhere, not a word it asks about
+    # (「是誰叫他們上堂入座的？」 does not ask 「他，謂眾士也」); the text's 其他, written whole, is a word
+    if term in _PRONOUNS_ZH and not any("其" + term in p for p in terms.phrases):
         return False
     if term in terms.reached:  # 相 of 「扶着樂工的人」 through 「相，扶工也」
         return True
